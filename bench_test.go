@@ -1,0 +1,98 @@
+package main
+
+// Benchmarks of the real binary. Run them with
+//
+//	go test -run '^$' -bench . -benchtime 20x
+//
+// They report start-up, tools/list, idle memory and binary size, the
+// figures users compare with the Node reference server.
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// spawnInitialized starts the binary, sends initialize and returns when the
+// result arrived, with the time that took.
+func spawnInitialized(b *testing.B, args ...string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, time.Duration) {
+	b.Helper()
+	start := time.Now()
+	cmd := exec.Command(binary, args...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	out := bufio.NewReaderSize(stdout, 1<<20)
+	fmt.Fprintln(stdin, initLine("2025-06-18"))
+	if _, err := out.ReadBytes('\n'); err != nil {
+		b.Fatal(err)
+	}
+	return cmd, stdin, out, time.Since(start)
+}
+
+// median of durations, in milliseconds.
+func medianMs(ds []time.Duration) float64 {
+	slices.Sort(ds)
+	return float64(ds[len(ds)/2].Microseconds()) / 1000
+}
+
+// BenchmarkStartup measures spawn-to-initialize-result and tools/list, and
+// reports idle RSS after initialize, the size of the default tools/list
+// result and the binary size.
+func BenchmarkStartup(b *testing.B) {
+	var inits, lists []time.Duration
+	var rssKB, listBytes int
+	for b.Loop() {
+		cmd, stdin, out, d := spawnInitialized(b, "--headless", "--isolated")
+		inits = append(inits, d)
+		start := time.Now()
+		fmt.Fprintln(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		line, err := out.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		lists = append(lists, time.Since(start))
+		listBytes = len(line)
+		rssKB = max(rssKB, rss(b, cmd.Process.Pid))
+		stdin.Close()
+		cmd.Wait()
+	}
+	b.ReportMetric(medianMs(inits), "init-ms")
+	b.ReportMetric(medianMs(lists), "tools/list-ms")
+	b.ReportMetric(float64(rssKB)/1024, "idle-RSS-MB")
+	b.ReportMetric(float64(listBytes)/1024, "tools/list-KB")
+	if fi, err := os.Stat(binary); err == nil {
+		b.ReportMetric(float64(fi.Size())/(1<<20), "binary-MB")
+	}
+}
+
+// rss reads a process's resident set size in KB from /proc.
+func rss(b *testing.B, pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.Fields(rest)[0])
+			return kb
+		}
+	}
+	b.Fatal("no VmRSS in /proc status")
+	return 0
+}

@@ -1,0 +1,346 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// LaunchOptions says which Chrome to start and how.
+type LaunchOptions struct {
+	// ExecutablePath is the Chrome binary; empty means look it up (see FindExecutable).
+	ExecutablePath string
+	// Channel picks an installed Chrome: stable (default), beta, dev or canary.
+	Channel string
+	// UserDataDir is the profile directory; empty means DefaultUserDataDir(Channel),
+	// or a temporary directory when Isolated.
+	UserDataDir string
+	// Isolated uses a temporary profile that is removed when the browser closes.
+	Isolated bool
+	// Headless runs Chrome without a window.
+	Headless bool
+	// ViewportWidth and ViewportHeight set the initial window size when positive.
+	ViewportWidth, ViewportHeight int
+	// ProxyServer is passed to Chrome as --proxy-server.
+	ProxyServer string
+	// AcceptInsecureCerts makes Chrome ignore certificate errors.
+	AcceptInsecureCerts bool
+	// Args are extra Chrome arguments, appended after ours.
+	Args []string
+	// IgnoreDefaultArgs drops matching arguments from DefaultArgs.
+	IgnoreDefaultArgs []string
+	// Devtools opens DevTools for every tab (headful only).
+	Devtools bool
+}
+
+// DefaultArgs are the arguments every launched Chrome gets: they keep an
+// automated browser quiet (no first-run UI, no sync, no background traffic
+// to Google, no throttling of background tabs the agent is driving).
+var DefaultArgs = []string{
+	"--allow-pre-commit-input",
+	"--disable-background-networking",
+	"--disable-background-timer-throttling",
+	"--disable-backgrounding-occluded-windows",
+	"--disable-breakpad",
+	"--disable-client-side-phishing-detection",
+	"--disable-component-extensions-with-background-pages",
+	"--disable-component-update",
+	"--disable-crash-reporter",
+	"--disable-default-apps",
+	"--disable-dev-shm-usage",
+	"--disable-domain-reliability",
+	"--disable-features=Translate,AcceptCHFrame,MediaRouter,OptimizationHints,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes,AutoDeElevate,RenderDocument,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel",
+	"--disable-hang-monitor",
+	"--disable-infobars",
+	"--disable-ipc-flooding-protection",
+	"--disable-popup-blocking",
+	"--disable-prompt-on-repost",
+	"--disable-renderer-backgrounding",
+	"--disable-search-engine-choice-screen",
+	"--disable-sync",
+	"--enable-automation",
+	"--force-color-profile=srgb",
+	"--hide-crash-restore-bubble",
+	"--metrics-recording-only",
+	"--no-default-browser-check",
+	"--no-first-run",
+	"--no-service-autorun",
+	"--password-store=basic",
+	"--use-mock-keychain",
+}
+
+// channelPaths lists where each channel's Chrome is usually installed, per OS.
+func channelPaths(channel string) []string {
+	switch runtime.GOOS {
+	case "darwin":
+		app := map[string]string{"stable": "Google Chrome", "beta": "Google Chrome Beta", "dev": "Google Chrome Dev", "canary": "Google Chrome Canary"}[channel]
+		return []string{filepath.Join("/Applications", app+".app", "Contents", "MacOS", app)}
+	case "windows":
+		dir := map[string]string{"stable": "Chrome", "beta": "Chrome Beta", "dev": "Chrome Dev", "canary": "Chrome SxS"}[channel]
+		var paths []string
+		for _, env := range []string{"LOCALAPPDATA", "PROGRAMFILES", "PROGRAMFILES(X86)"} {
+			if root := os.Getenv(env); root != "" {
+				paths = append(paths, filepath.Join(root, "Google", dir, "Application", "chrome.exe"))
+			}
+		}
+		return paths
+	default:
+		dir := map[string]string{"stable": "chrome", "beta": "chrome-beta", "dev": "chrome-unstable", "canary": "chrome-canary"}[channel]
+		return []string{filepath.Join("/opt/google", dir, "chrome")}
+	}
+}
+
+// FindExecutable picks the Chrome binary to launch: the explicit path, else
+// $CHROME_PATH, else the installed Chrome of channel, else Chromium from the
+// system packages. The error lists every place it looked.
+func FindExecutable(explicit, channel string) (string, error) {
+	if explicit != "" {
+		if _, err := os.Stat(explicit); err != nil {
+			return "", fmt.Errorf("--executablePath %s: %w", explicit, err)
+		}
+		return explicit, nil
+	}
+	if env := os.Getenv("CHROME_PATH"); env != "" {
+		if _, err := os.Stat(env); err != nil {
+			return "", fmt.Errorf("CHROME_PATH=%s: %w; fix the variable or pass --executablePath", env, err)
+		}
+		return env, nil
+	}
+	if channel == "" {
+		channel = "stable"
+	}
+	var looked []string
+	for _, p := range channelPaths(channel) {
+		looked = append(looked, p)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	if channel == "stable" {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+			looked = append(looked, name+" (in PATH)")
+			if p, err := exec.LookPath(name); err == nil {
+				return p, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("no Chrome found for channel %q; looked in: %s. Install Chrome or Chromium (Debian: apt-get install chromium), or pass --executablePath /path/to/chrome",
+		channel, strings.Join(looked, ", "))
+}
+
+// DefaultUserDataDir is the persistent profile used for launched browsers
+// when neither --userDataDir nor --isolated is given: one per channel under
+// the user cache directory, separate from the user's everyday profile.
+func DefaultUserDataDir(channel string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("find user cache dir for the Chrome profile: %w; pass --userDataDir or --isolated", err)
+	}
+	name := "chrome-profile"
+	if channel != "" && channel != "stable" {
+		name += "-" + channel
+	}
+	return filepath.Join(cache, "devtools-mcp", name), nil
+}
+
+// buildArgs returns the full Chrome command line (without the binary) for opts
+// and profile dir. It reports whether --no-sandbox was added because we run as root.
+func buildArgs(opts LaunchOptions, profile string) (args []string, noSandbox bool) {
+	ignored := make(map[string]bool, len(opts.IgnoreDefaultArgs))
+	for _, a := range opts.IgnoreDefaultArgs {
+		ignored[a] = true
+	}
+	for _, a := range DefaultArgs {
+		if !ignored[a] {
+			args = append(args, a)
+		}
+	}
+	if opts.Headless {
+		args = append(args, "--headless=new", "--screen-info={3840x2160}")
+	} else if opts.Devtools {
+		args = append(args, "--auto-open-devtools-for-tabs")
+	}
+	if runtime.GOOS == "linux" && os.Geteuid() == 0 && !ignored["--no-sandbox"] {
+		args = append(args, "--no-sandbox")
+		noSandbox = true
+	}
+	if opts.ViewportWidth > 0 && opts.ViewportHeight > 0 {
+		args = append(args, fmt.Sprintf("--window-size=%d,%d", opts.ViewportWidth, opts.ViewportHeight))
+	}
+	if opts.ProxyServer != "" {
+		args = append(args, "--proxy-server="+opts.ProxyServer)
+	}
+	if opts.AcceptInsecureCerts {
+		args = append(args, "--ignore-certificate-errors")
+	}
+	args = append(args, opts.Args...)
+	args = append(args, "--user-data-dir="+profile, "--remote-debugging-pipe", "about:blank")
+	return args, noSandbox
+}
+
+// process is a Chrome we started: its command, how it exited, and the
+// profile to remove when it is gone.
+type process struct {
+	cmd        *exec.Cmd
+	exited     chan struct{} // closed when Wait returns
+	stderr     *tailBuffer
+	removeDir  string // temporary profile, removed after exit
+	removeOnce sync.Once
+}
+
+// launch starts Chrome with a CDP pipe and returns the connection once the
+// browser answers. ctx bounds the start-up.
+func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger) (*cdp.Conn, *process, error) {
+	exe, err := FindExecutable(opts.ExecutablePath, opts.Channel)
+	if err != nil {
+		return nil, nil, err
+	}
+	profile := opts.UserDataDir
+	var tempDir string
+	switch {
+	case opts.Isolated:
+		tempDir, err = os.MkdirTemp("", "devtools-mcp-profile-")
+		if err != nil {
+			return nil, nil, fmt.Errorf("create isolated profile: %w", err)
+		}
+		profile = tempDir
+	case profile == "":
+		if profile, err = DefaultUserDataDir(opts.Channel); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := os.MkdirAll(profile, 0o700); err != nil {
+		return nil, nil, fmt.Errorf("create profile dir %s: %w", profile, err)
+	}
+	args, noSandbox := buildArgs(opts, profile)
+	if noSandbox {
+		log.Info("running as root: launching Chrome with --no-sandbox")
+	}
+
+	// fd 3 is what Chrome reads commands from, fd 4 where it writes replies.
+	toChromeR, toChromeW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("create CDP pipe: %w", err)
+	}
+	fromChromeR, fromChromeW, err := os.Pipe()
+	if err != nil {
+		toChromeR.Close()
+		toChromeW.Close()
+		return nil, nil, fmt.Errorf("create CDP pipe: %w", err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.ExtraFiles = []*os.File{toChromeR, fromChromeW}
+	p := &process{cmd: cmd, exited: make(chan struct{}), stderr: &tailBuffer{max: 8 << 10}, removeDir: tempDir}
+	cmd.Stderr = p.stderr
+	cmd.Stdout = p.stderr
+	setProcessGroup(cmd)
+	log.Debug("launching Chrome", "path", exe, "args", args)
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{toChromeR, toChromeW, fromChromeR, fromChromeW} {
+			f.Close()
+		}
+		p.removeProfile()
+		return nil, nil, fmt.Errorf("start %s: %w", exe, err)
+	}
+	// Chrome holds its own copies of its ends now.
+	toChromeR.Close()
+	fromChromeW.Close()
+	go func() {
+		_ = cmd.Wait()
+		close(p.exited)
+	}()
+
+	conn := cdp.NewConn(cdp.NewPipeTransport(fromChromeR, toChromeW), cdp.WithLogger(log))
+	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- conn.Call(startCtx, "", "Browser.getVersion", nil, nil) }()
+	select {
+	case err = <-errc:
+	case <-p.exited:
+		err = errors.New("Chrome exited during start-up")
+	}
+	if err != nil {
+		conn.Close()
+		p.kill()
+		return nil, nil, p.startError(exe, err, opts.Headless)
+	}
+	return conn, p, nil
+}
+
+// startError explains a failed start with what Chrome printed and, for the
+// common causes, what to do.
+func (p *process) startError(exe string, err error, headless bool) error {
+	msg := fmt.Sprintf("launch %s: %v", exe, err)
+	out := strings.TrimSpace(p.stderr.String())
+	if out != "" {
+		msg += "\nChrome said:\n" + out
+	}
+	if strings.Contains(out, "SingletonLock") || strings.Contains(out, "profile appears to be in use") {
+		msg += "\nThe profile is in use by another Chrome: close it, pass --isolated, or pick another --userDataDir."
+	}
+	if !headless && runtime.GOOS == "linux" && os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		msg += "\nThere is no display (DISPLAY is unset): pass --headless."
+	}
+	return errors.New(msg)
+}
+
+// kill stops Chrome and everything it started, then removes a temporary profile.
+func (p *process) kill() {
+	killProcessGroup(p.cmd)
+	<-p.exited
+	p.removeProfile()
+}
+
+// removeProfile deletes the temporary profile of an isolated browser.
+func (p *process) removeProfile() {
+	p.removeOnce.Do(func() {
+		if p.removeDir != "" {
+			_ = os.RemoveAll(p.removeDir)
+		}
+	})
+}
+
+// tailBuffer keeps the last max bytes written to it: Chrome's output, kept
+// for error messages without growing over a long session.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+// Write appends b, dropping the oldest bytes beyond max.
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	return len(b), nil
+}
+
+// String returns what is kept, without lines that are only noise.
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out bytes.Buffer
+	for _, line := range bytes.Split(t.buf, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			out.Write(line)
+			out.WriteByte('\n')
+		}
+	}
+	return out.String()
+}

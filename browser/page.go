@@ -1,0 +1,235 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// Page is one tab or popup. Its id is stable for its lifetime and never
+// reused. The CDP session is attached only when a tool first acts on the page.
+type Page struct {
+	ID       int
+	TargetID string
+	browser  *Browser
+
+	lock chan struct{} // held by the tool call acting on the page
+
+	mu        sync.Mutex
+	info      cdp.TargetInfo
+	crashed   string // non-empty: the renderer crashed with this status
+	closed    bool
+	session   *cdp.Session
+	attaching chan struct{} // closed when a running attach finishes
+}
+
+func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {
+	return &Page{ID: id, TargetID: info.TargetID, browser: b, info: info, lock: make(chan struct{}, 1)}
+}
+
+// Info returns the latest target info (title, URL, ...).
+func (p *Page) Info() cdp.TargetInfo {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.info
+}
+
+// Crashed returns the crash status when the renderer crashed, else "".
+func (p *Page) Crashed() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.crashed
+}
+
+func (p *Page) setInfo(info cdp.TargetInfo) {
+	p.mu.Lock()
+	p.info = info
+	p.mu.Unlock()
+}
+
+func (p *Page) setCrashed(status string) {
+	p.mu.Lock()
+	if status == "" {
+		status = "crashed"
+	}
+	p.crashed = status
+	p.mu.Unlock()
+}
+
+func (p *Page) markClosed() {
+	p.mu.Lock()
+	p.closed = true
+	p.session = nil
+	p.mu.Unlock()
+}
+
+// detached forgets the session when Chrome reports it detached.
+func (p *Page) detached(sessionID string) {
+	p.mu.Lock()
+	if p.session != nil && p.session.ID == sessionID {
+		p.session = nil
+	}
+	p.mu.Unlock()
+}
+
+// Lock serializes tool calls on the page: calls on different pages run at
+// the same time, calls on one page one after another. ctx bounds the wait.
+func (p *Page) Lock(ctx context.Context) (unlock func(), err error) {
+	select {
+	case p.lock <- struct{}{}:
+		return func() { <-p.lock }, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("page %d is busy with another call: %w", p.ID, ctx.Err())
+	}
+}
+
+// Session returns the page's CDP session, attaching on first use.
+func (p *Page) Session(ctx context.Context) (*cdp.Session, error) {
+	for {
+		p.mu.Lock()
+		switch {
+		case p.closed:
+			p.mu.Unlock()
+			return nil, fmt.Errorf("page %d was closed; call list_pages to see the open pages", p.ID)
+		case p.crashed != "":
+			p.mu.Unlock()
+			return nil, fmt.Errorf("page %d crashed (%s); reload it with navigate_page type=reload or close it with close_page", p.ID, p.crashed)
+		case p.session != nil:
+			s := p.session
+			p.mu.Unlock()
+			return s, nil
+		case p.attaching != nil:
+			wait := p.attaching
+			p.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		done := make(chan struct{})
+		p.attaching = done
+		p.mu.Unlock()
+
+		s, err := p.attach(ctx)
+		p.mu.Lock()
+		p.attaching = nil
+		if err == nil && !p.closed {
+			p.session = s
+		}
+		p.mu.Unlock()
+		close(done)
+		return s, err
+	}
+}
+
+// attach opens a flattened session to the page and enables what tools rely on.
+func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
+	conn := p.browser.conn
+	var res cdp.AttachToTargetResult
+	if err := conn.Call(ctx, "", "Target.attachToTarget", cdp.AttachToTargetParams{TargetID: p.TargetID, Flatten: true}, &res); err != nil {
+		return nil, fmt.Errorf("attach to page %d: %w", p.ID, err)
+	}
+	s := conn.Session(res.SessionID)
+	for _, c := range []struct {
+		method string
+		params any
+	}{
+		{"Page.enable", nil},
+		{"Page.setLifecycleEventsEnabled", cdp.SetLifecycleEventsEnabledParams{Enabled: true}},
+	} {
+		if err := s.Call(ctx, c.method, c.params, nil); err != nil {
+			return nil, fmt.Errorf("set up page %d: %w", p.ID, err)
+		}
+	}
+	return s, nil
+}
+
+// ErrNavigationTimeout is wrapped when a navigation did not finish loading in time.
+var ErrNavigationTimeout = errors.New("navigation timed out")
+
+// Navigate loads url and waits for its load event. On timeout it returns an
+// error wrapping ErrNavigationTimeout; the page keeps whatever it loaded.
+func (p *Page) Navigate(ctx context.Context, url string) error {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return err
+	}
+	events := make(chan cdp.LifecycleEvent, 16)
+	stop := s.Listen(func(method string, params json.RawMessage) {
+		if method != "Page.lifecycleEvent" {
+			return
+		}
+		if ev, err := cdp.Decode[cdp.LifecycleEvent](params); err == nil && ev.Name == "load" {
+			select {
+			case events <- ev:
+			default:
+			}
+		}
+	})
+	defer stop()
+	var res cdp.NavigateResult
+	if err := s.Call(ctx, "Page.navigate", cdp.NavigateParams{URL: url}, &res); err != nil {
+		return fmt.Errorf("navigate to %s: %w", url, err)
+	}
+	if res.ErrorText != "" {
+		return fmt.Errorf("navigate to %s: %s", url, res.ErrorText)
+	}
+	if res.LoaderID == "" { // same-document navigation: nothing to load
+		return nil
+	}
+	for {
+		select {
+		case ev := <-events:
+			if ev.FrameID == res.FrameID && ev.LoaderID == res.LoaderID {
+				return nil
+			}
+		case <-s.Conn.Done():
+			return fmt.Errorf("navigate to %s: %w", url, s.Conn.Err())
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return fmt.Errorf("%w: %s did not finish loading in time; the page keeps what it loaded so far", ErrNavigationTimeout, url)
+			}
+			return ctx.Err()
+		}
+	}
+}
+
+// Evaluate runs a JavaScript expression in the page, awaiting a promise, and
+// returns its value as JSON. A thrown error becomes an error with its message
+// and stack.
+func (p *Page) Evaluate(ctx context.Context, expression string) (cdp.RemoteObject, error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return cdp.RemoteObject{}, err
+	}
+	var res cdp.EvaluateResult
+	err = s.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{
+		Expression: expression, ReturnByValue: true, AwaitPromise: true, UserGesture: true,
+	}, &res)
+	if err != nil {
+		return cdp.RemoteObject{}, fmt.Errorf("evaluate: %w", err)
+	}
+	if res.ExceptionDetails != nil {
+		return cdp.RemoteObject{}, fmt.Errorf("the script threw: %s", res.ExceptionDetails.Message())
+	}
+	return res.Result, nil
+}
+
+// Screenshot captures the viewport in format (png, jpeg or webp).
+func (p *Page) Screenshot(ctx context.Context, params cdp.CaptureScreenshotParams) ([]byte, error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var res cdp.CaptureScreenshotResult
+	if err := s.Call(ctx, "Page.captureScreenshot", params, &res); err != nil {
+		return nil, fmt.Errorf("screenshot: %w", err)
+	}
+	return res.Data, nil
+}

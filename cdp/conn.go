@@ -1,0 +1,434 @@
+package cdp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// ErrBrowserGone is wrapped by every error caused by the connection to the
+// browser dying or being closed, so that callers can tell a dead browser from
+// a failed command with errors.Is.
+var ErrBrowserGone = errors.New("the browser went away (connection closed)")
+
+// Error is a protocol error reply ({"error":{"code","message","data"}}): the
+// browser understood the command and refused it.
+type Error struct {
+	Method  string // the command that failed, such as "Page.navigate"
+	Code    int    // the JSON-RPC error code, such as -32000
+	Message string // the browser's explanation
+	Data    string // extra detail, if the browser sent any
+}
+
+// Error reads like "Page.navigate: Cannot navigate to invalid URL (-32000)",
+// followed by ": " and Data when present.
+func (e *Error) Error() string {
+	s := fmt.Sprintf("%s: %s (%d)", e.Method, e.Message, e.Code)
+	if e.Data != "" {
+		s += ": " + e.Data
+	}
+	return s
+}
+
+// Conn multiplexes calls and events over one Transport: one reader goroutine
+// owns Read; replies are routed by message id to the waiting caller, events are
+// routed by sessionId to listeners. A Conn is safe for concurrent use.
+type Conn struct {
+	t        Transport
+	log      *slog.Logger
+	nextID   atomic.Int64
+	wsem     chan struct{} // holds a token while a message is being written
+	done     chan struct{} // closed by shutdown
+	readDone chan struct{} // closed when the reader goroutine returns
+
+	mu        sync.Mutex
+	pending   map[int64]*call        // by message id; nil once dead
+	listeners map[string][]*listener // by session id; slices are copy-on-write
+	err       error                  // why the connection died; nil while alive
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// call is one command waiting for its reply.
+type call struct {
+	method  string
+	session string
+	reply   chan reply // buffered, receives exactly one value
+}
+
+// reply is the outcome of a call: the raw result or an error.
+type reply struct {
+	result json.RawMessage
+	err    error
+}
+
+// listener is one registered event callback.
+type listener struct {
+	fn      func(method string, params json.RawMessage)
+	stopped atomic.Bool
+}
+
+// Option configures a Conn in NewConn.
+type Option func(*Conn)
+
+// WithLogger makes the Conn debug-log every message it sends and receives
+// (truncated to about 500 bytes) and every malformed message it skips, at
+// slog.LevelDebug. The default is to log nothing.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *Conn) {
+		if l != nil {
+			c.log = l
+		}
+	}
+}
+
+// NewConn returns a Conn speaking over t and starts its reader goroutine,
+// which runs until the transport fails or the Conn is closed. The Conn owns t.
+func NewConn(t Transport, opts ...Option) *Conn {
+	c := &Conn{
+		t:         t,
+		log:       slog.New(slog.DiscardHandler),
+		wsem:      make(chan struct{}, 1),
+		done:      make(chan struct{}),
+		readDone:  make(chan struct{}),
+		pending:   make(map[int64]*call),
+		listeners: make(map[string][]*listener),
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	go c.readLoop()
+	return c
+}
+
+// request is the wire form of a command.
+type request struct {
+	ID        int64           `json:"id"`
+	Method    string          `json:"method"`
+	SessionID string          `json:"sessionId,omitempty"`
+	Params    json.RawMessage `json:"params,omitempty"`
+}
+
+// Call sends method with params (nil = omitted; anything json.Marshal takes,
+// including json.RawMessage) in the given flattened session (sessionID "" =
+// the browser target) and decodes the reply's result into result (nil =
+// discard; *json.RawMessage works).
+//
+// It returns when the reply arrives, when ctx is done (the call is forgotten
+// and a late reply is dropped), or when the connection dies (the error then
+// wraps ErrBrowserGone). A refusal by the browser is returned as an *Error.
+func (c *Conn) Call(ctx context.Context, sessionID, method string, params, result any) error {
+	req := request{Method: method, SessionID: sessionID}
+	if params != nil {
+		p, err := json.Marshal(params)
+		if err != nil {
+			return fmt.Errorf("%s: encode params: %w", method, err)
+		}
+		if string(p) != "null" {
+			req.Params = p
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+
+	req.ID = c.nextID.Add(1)
+	msg, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("%s: encode request: %w", method, err)
+	}
+	ch := make(chan reply, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	c.pending[req.ID] = &call{method: method, session: sessionID, reply: ch}
+	c.mu.Unlock()
+
+	if err := c.write(ctx, msg); err != nil {
+		c.forget(req.ID)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return fmt.Errorf("%s: %w", method, ctxErr)
+		}
+		// Anything else means the transport is broken.
+		c.shutdown(err)
+		return fmt.Errorf("%s: %w", method, c.Err())
+	}
+
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return r.err
+		}
+		if result == nil || len(r.result) == 0 {
+			return nil
+		}
+		if err := json.Unmarshal(r.result, result); err != nil {
+			return fmt.Errorf("%s: decode result: %w", method, err)
+		}
+		return nil
+	case <-ctx.Done():
+		c.forget(req.ID)
+		return fmt.Errorf("%s: %w", method, ctx.Err())
+	}
+}
+
+// write sends one message, waiting for its turn at most until ctx is done or
+// the connection dies.
+func (c *Conn) write(ctx context.Context, msg []byte) error {
+	select {
+	case c.wsem <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.done:
+		return c.Err()
+	}
+	defer func() { <-c.wsem }()
+	c.logMessage("cdp send", msg)
+	return c.t.Write(ctx, msg)
+}
+
+// forget removes a pending call, so that its reply, if it still comes, is dropped.
+func (c *Conn) forget(id int64) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+// Listen registers fn for every event whose sessionId equals sessionID ("" =
+// browser-level events without sessionId). fn runs on the reader goroutine, in
+// arrival order, and must not block or call Call synchronously; params stays
+// valid after fn returns but must not be modified.
+//
+// The returned func unregisters fn. It is idempotent and safe to call from
+// inside fn. Once it has returned, fn is not called for later events, although
+// a call already running on the reader goroutine may still be finishing.
+func (c *Conn) Listen(sessionID string, fn func(method string, params json.RawMessage)) (stop func()) {
+	if fn == nil {
+		return func() {}
+	}
+	l := &listener{fn: fn}
+	c.mu.Lock()
+	c.listeners[sessionID] = append(slices.Clip(c.listeners[sessionID]), l)
+	c.mu.Unlock()
+	return func() {
+		l.stopped.Store(true)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		ls := c.listeners[sessionID]
+		i := slices.Index(ls, l)
+		if i < 0 {
+			return
+		}
+		if len(ls) == 1 {
+			delete(c.listeners, sessionID)
+			return
+		}
+		c.listeners[sessionID] = slices.Delete(slices.Clone(ls), i, i+1)
+	}
+}
+
+// Done is closed when the connection has died or was closed; Err then tells why.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err returns nil while the connection is alive, and afterwards why it died,
+// as an error wrapping ErrBrowserGone.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close closes the transport. Pending and later calls fail with an error
+// wrapping ErrBrowserGone. The reader goroutine returns as soon as the
+// transport's Read does; Close does not wait for it, so it may be called from
+// a listener.
+func (c *Conn) Close() error {
+	c.shutdown(nil)
+	return c.closeTransport()
+}
+
+// closeTransport closes the transport once and remembers the outcome.
+func (c *Conn) closeTransport() error {
+	c.closeOnce.Do(func() { c.closeErr = c.t.Close() })
+	return c.closeErr
+}
+
+// shutdown marks the connection dead because of cause (nil = closed by us),
+// fails every pending call and closes the transport. Only the first call
+// has any effect.
+func (c *Conn) shutdown(cause error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = ErrBrowserGone
+	if cause != nil {
+		c.err = fmt.Errorf("%w: %w", ErrBrowserGone, cause)
+	}
+	pending := c.pending
+	c.pending = nil
+	close(c.done)
+	c.mu.Unlock()
+
+	for _, p := range pending {
+		p.reply <- reply{err: fmt.Errorf("%s: %w", p.method, c.err)}
+	}
+	_ = c.closeTransport()
+}
+
+// readLoop owns Transport.Read: it dispatches messages until the transport
+// fails or the connection is shut down.
+func (c *Conn) readLoop() {
+	defer close(c.readDone)
+	for {
+		msg, err := c.t.Read()
+		if err != nil {
+			c.shutdown(err)
+			return
+		}
+		select {
+		case <-c.done:
+			return
+		default:
+		}
+		c.logMessage("cdp recv", msg)
+		c.dispatch(msg)
+	}
+}
+
+// incoming is the wire form of a reply or an event.
+type incoming struct {
+	ID        int64           `json:"id"`
+	Method    string          `json:"method"`
+	SessionID string          `json:"sessionId"`
+	Params    json.RawMessage `json:"params"`
+	Result    json.RawMessage `json:"result"`
+	Error     *struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	} `json:"error"`
+}
+
+// dispatch routes one message from the browser: a reply to its caller, an
+// event to the listeners of its session. Malformed messages are logged and
+// skipped.
+func (c *Conn) dispatch(msg []byte) {
+	var m incoming
+	if err := json.Unmarshal(msg, &m); err != nil {
+		c.log.Debug("cdp: skipping malformed message", "err", err, "msg", truncate(msg))
+		return
+	}
+	switch {
+	case m.Method == "" && m.ID != 0:
+		c.deliver(&m)
+	case m.Method != "" && m.ID == 0:
+		if m.Method == "Target.detachedFromTarget" {
+			c.detached(m.Params)
+		}
+		c.mu.Lock()
+		ls := c.listeners[m.SessionID]
+		c.mu.Unlock()
+		for _, l := range ls {
+			if !l.stopped.Load() {
+				l.fn(m.Method, m.Params)
+			}
+		}
+	default:
+		c.log.Debug("cdp: skipping message that is neither reply nor event", "msg", truncate(msg))
+	}
+}
+
+// deliver hands a reply to the call waiting for it, if any.
+func (c *Conn) deliver(m *incoming) {
+	c.mu.Lock()
+	p := c.pending[m.ID]
+	delete(c.pending, m.ID)
+	c.mu.Unlock()
+	if p == nil {
+		c.log.Debug("cdp: dropping reply nobody waits for", "id", m.ID)
+		return
+	}
+	if e := m.Error; e != nil {
+		pe := &Error{Method: p.method, Code: e.Code, Message: e.Message}
+		if len(e.Data) > 0 && json.Unmarshal(e.Data, &pe.Data) != nil {
+			pe.Data = string(e.Data) // not a string: keep the JSON text
+		}
+		p.reply <- reply{err: pe}
+		return
+	}
+	p.reply <- reply{result: m.Result}
+}
+
+// detached fails the pending calls of a session the browser has detached
+// (its target closed or crashed): their replies will never come.
+func (c *Conn) detached(params json.RawMessage) {
+	ev, err := Decode[DetachedFromTargetEvent](params)
+	if err != nil || ev.SessionID == "" {
+		c.log.Debug("cdp: malformed Target.detachedFromTarget", "err", err)
+		return
+	}
+	var failed []*call
+	c.mu.Lock()
+	for id, p := range c.pending {
+		if p.session == ev.SessionID {
+			failed = append(failed, p)
+			delete(c.pending, id)
+		}
+	}
+	c.mu.Unlock()
+	for _, p := range failed {
+		p.reply <- reply{err: fmt.Errorf("%s: session %s detached: target closed or crashed", p.method, ev.SessionID)}
+	}
+}
+
+// logMessage debug-logs a message sent or received.
+func (c *Conn) logMessage(what string, msg []byte) {
+	if c.log.Enabled(context.Background(), slog.LevelDebug) {
+		c.log.Debug(what, "msg", truncate(msg), "len", len(msg))
+	}
+}
+
+// truncate shortens msg for the log, cutting at a character boundary.
+func truncate(msg []byte) string {
+	const limit = 500
+	if len(msg) <= limit {
+		return string(msg)
+	}
+	n := limit
+	for n > 0 && !utf8.RuneStart(msg[n]) {
+		n--
+	}
+	return string(msg[:n]) + "…"
+}
+
+// Session is a flattened CDP session: a Conn plus a sessionId ("" = the
+// browser). It saves passing the session id to every call.
+type Session struct {
+	Conn *Conn
+	ID   string
+}
+
+// Session returns the session with the given id on c ("" = the browser).
+func (c *Conn) Session(id string) *Session { return &Session{Conn: c, ID: id} }
+
+// Call is Conn.Call in this session.
+func (s *Session) Call(ctx context.Context, method string, params, result any) error {
+	return s.Conn.Call(ctx, s.ID, method, params, result)
+}
+
+// Listen is Conn.Listen for this session's events.
+func (s *Session) Listen(fn func(method string, params json.RawMessage)) (stop func()) {
+	return s.Conn.Listen(s.ID, fn)
+}

@@ -1,0 +1,60 @@
+package cdp
+
+// Page and Browser domain commands and events we use, as small typed structs.
+
+// NavigateParams are the parameters of Page.navigate.
+type NavigateParams struct {
+	URL string `json:"url"`
+}
+
+// NavigateResult is the reply to Page.navigate. LoaderID is empty for a
+// same-document navigation (a fragment change); ErrorText is set when the
+// navigation failed outright (DNS error, connection refused, ...).
+type NavigateResult struct {
+	FrameID   string `json:"frameId"`
+	LoaderID  string `json:"loaderId"`
+	ErrorText string `json:"errorText"`
+}
+
+// SetLifecycleEventsEnabledParams turn Page.lifecycleEvent on or off.
+type SetLifecycleEventsEnabledParams struct {
+	Enabled bool `json:"enabled"`
+}
+
+// LifecycleEvent is Page.lifecycleEvent: a frame reached a load milestone
+// (init, DOMContentLoaded, load, networkIdle, ...) for the document of LoaderID.
+type LifecycleEvent struct {
+	FrameID  string `json:"frameId"`
+	LoaderID string `json:"loaderId"`
+	Name     string `json:"name"`
+}
+
+// Viewport is a rectangle of the page in CSS pixels, scaled by Scale.
+type Viewport struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Scale  float64 `json:"scale"`
+}
+
+// CaptureScreenshotParams are the parameters of Page.captureScreenshot.
+type CaptureScreenshotParams struct {
+	Format                string    `json:"format,omitempty"`
+	Quality               int       `json:"quality,omitempty"`
+	Clip                  *Viewport `json:"clip,omitempty"`
+	CaptureBeyondViewport bool      `json:"captureBeyondViewport,omitempty"`
+	OptimizeForSpeed      bool      `json:"optimizeForSpeed,omitempty"`
+}
+
+// CaptureScreenshotResult holds the encoded image (base64 on the wire).
+type CaptureScreenshotResult struct {
+	Data []byte `json:"data"`
+}
+
+// BrowserVersion is the reply to Browser.getVersion.
+type BrowserVersion struct {
+	Product         string `json:"product"`
+	ProtocolVersion string `json:"protocolVersion"`
+	UserAgent       string `json:"userAgent"`
+}

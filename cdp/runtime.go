@@ -1,0 +1,52 @@
+package cdp
+
+import "encoding/json"
+
+// Runtime domain commands we use, as small typed structs.
+
+// EvaluateParams are the parameters of Runtime.evaluate.
+type EvaluateParams struct {
+	Expression    string `json:"expression"`
+	ReturnByValue bool   `json:"returnByValue,omitempty"`
+	AwaitPromise  bool   `json:"awaitPromise,omitempty"`
+	UserGesture   bool   `json:"userGesture,omitempty"`
+}
+
+// EvaluateResult is the reply to Runtime.evaluate and Runtime.callFunctionOn.
+type EvaluateResult struct {
+	Result           RemoteObject      `json:"result"`
+	ExceptionDetails *ExceptionDetails `json:"exceptionDetails,omitempty"`
+}
+
+// RemoteObject is a JavaScript value in the page: inline when it was returned
+// by value, otherwise a handle (ObjectID) with a description.
+type RemoteObject struct {
+	Type                string          `json:"type"`
+	Subtype             string          `json:"subtype,omitempty"`
+	ClassName           string          `json:"className,omitempty"`
+	Value               json.RawMessage `json:"value,omitempty"`
+	UnserializableValue string          `json:"unserializableValue,omitempty"`
+	Description         string          `json:"description,omitempty"`
+	ObjectID            string          `json:"objectId,omitempty"`
+}
+
+// ExceptionDetails describes an exception thrown while evaluating.
+type ExceptionDetails struct {
+	Text         string        `json:"text"`
+	LineNumber   int           `json:"lineNumber"`
+	ColumnNumber int           `json:"columnNumber"`
+	URL          string        `json:"url,omitempty"`
+	Exception    *RemoteObject `json:"exception,omitempty"`
+}
+
+// Message returns the most useful one-line description of the exception:
+// the thrown error's description (message and stack) when there is one.
+func (e *ExceptionDetails) Message() string {
+	if e.Exception != nil && e.Exception.Description != "" {
+		return e.Exception.Description
+	}
+	if e.Exception != nil && len(e.Exception.Value) > 0 {
+		return e.Text + " " + string(e.Exception.Value)
+	}
+	return e.Text
+}

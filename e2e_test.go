@@ -1,0 +1,173 @@
+package main
+
+// End-to-end harness: every test here drives the real devtools-mcp binary over
+// stdio with the official MCP Go SDK as the client, against a real headless
+// Chromium and pages served from httptest on 127.0.0.1.
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// binary is the devtools-mcp built once for the whole test run.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "devtools-mcp-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "devtools-mcp")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "build devtools-mcp: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// headless are the flags every test server gets: a throwaway profile and no window.
+var headless = []string{"--headless", "--isolated"}
+
+// server is a running devtools-mcp with a connected MCP client.
+type server struct {
+	t       *testing.T
+	session *mcp.ClientSession
+	cmd     *exec.Cmd
+	stderr  *syncBuffer
+}
+
+// startServer runs the binary with args and connects a client to it. The
+// server is shut down (stdin closed) when the test ends.
+func startServer(t *testing.T, args ...string) *server {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect to devtools-mcp %v: %v", args, err)
+	}
+	s := &server{t: t, session: session, cmd: cmd, stderr: stderr}
+	t.Cleanup(func() {
+		if err := session.Close(); err != nil {
+			t.Logf("close session: %v", err)
+		}
+		if t.Failed() {
+			t.Logf("server stderr:\n%s", s.stderr.String())
+		}
+	})
+	return s
+}
+
+// call runs a tool and returns its result; protocol errors fail the test.
+func (s *server) call(name string, args map[string]any) *mcp.CallToolResult {
+	s.t.Helper()
+	res, err := s.callErr(name, args)
+	if err != nil {
+		s.t.Fatalf("call %s: %v", name, err)
+	}
+	return res
+}
+
+// callErr runs a tool and returns the protocol error, if any.
+func (s *server) callErr(name string, args map[string]any) (*mcp.CallToolResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if args == nil {
+		args = map[string]any{}
+	}
+	return s.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+}
+
+// ok runs a tool that must succeed and returns its text.
+func (s *server) ok(name string, args map[string]any) string {
+	s.t.Helper()
+	res := s.call(name, args)
+	if res.IsError {
+		s.t.Fatalf("%s %v failed: %s", name, args, text(res))
+	}
+	return text(res)
+}
+
+// fails runs a tool that must report an error and returns its text.
+func (s *server) fails(name string, args map[string]any) string {
+	s.t.Helper()
+	res := s.call(name, args)
+	if !res.IsError {
+		s.t.Fatalf("%s %v succeeded, want an error; got: %s", name, args, text(res))
+	}
+	return text(res)
+}
+
+// text joins the text content of a result.
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// mustContain fails the test unless got contains every one of want.
+func mustContain(t *testing.T, got string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Fatalf("answer lacks %q; got:\n%s", w, got)
+		}
+	}
+}
+
+// pages serves test pages on 127.0.0.1: path -> HTML.
+func pages(t *testing.T, routes map[string]string) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	for path, body := range routes {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, body)
+		})
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// syncBuffer collects the server's stderr so it can be read while written.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *syncBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}

@@ -1,0 +1,121 @@
+package jsonrpc
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+)
+
+// ServerInfo names the server in the initialize result. The same shape is
+// MCP's "Implementation" type, so it is also used for the client's
+// clientInfo (see Server.ClientInfo).
+type ServerInfo struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// Tool is one entry of tools/list: what the tool is called, what it does,
+// and the JSON Schema of its arguments. An empty InputSchema is sent as
+// {"type":"object"}, because MCP requires an object schema.
+type Tool struct {
+	Name        string           `json:"name"`
+	Description string           `json:"description"`
+	InputSchema json.RawMessage  `json:"inputSchema"`
+	Annotations *ToolAnnotations `json:"annotations,omitempty"`
+}
+
+// ToolAnnotations are hints about a tool for the client's UI and policy,
+// e.g. whether it can run without asking because it only reads.
+type ToolAnnotations struct {
+	Title        string `json:"title,omitempty"`
+	ReadOnlyHint bool   `json:"readOnlyHint"`
+}
+
+// Content is one MCP content block of a tool result: either
+// {"type":"text","text":...} or {"type":"image","data":base64,"mimeType":...}.
+// Use TextContent and ImageContent to build them.
+type Content struct {
+	Type     string `json:"type"`
+	Text     string `json:"text,omitempty"`
+	Data     string `json:"data,omitempty"`
+	MimeType string `json:"mimeType,omitempty"`
+}
+
+// TextContent returns a text content block holding s.
+func TextContent(s string) Content {
+	return Content{Type: "text", Text: s}
+}
+
+// ImageContent returns an image content block; data is the raw image
+// (e.g. PNG bytes), which it base64-encodes as MCP requires.
+func ImageContent(data []byte, mimeType string) Content {
+	return Content{Type: "image", Data: base64.StdEncoding.EncodeToString(data), MimeType: mimeType}
+}
+
+// CallToolResult is the result of tools/call. IsError marks a tool-level
+// failure that the model should see, as opposed to a protocol error.
+// A nil Content is sent as an empty array.
+type CallToolResult struct {
+	Content           []Content `json:"content"`
+	StructuredContent any       `json:"structuredContent,omitempty"`
+	IsError           bool      `json:"isError,omitempty"`
+}
+
+// Handler supplies the tools the server offers.
+//
+// ListTools answers tools/list. CallTool answers tools/call; it runs on its
+// own goroutine, concurrently with other calls, and its ctx is cancelled
+// when the client cancels the request or the session ends. args is the
+// "arguments" object as sent ({} when the client sent none).
+//
+// If CallTool returns an error that is (or wraps) an *Error, the client
+// gets a JSON-RPC error response with that code; use CodeInvalidParams for
+// an unknown tool or arguments that do not fit its schema. Any other error
+// becomes a result with isError set and the error's text as its content,
+// which is how MCP reports a tool that ran and failed. Panics are
+// recovered and answered with CodeInternalError.
+type Handler interface {
+	ListTools() []Tool
+	CallTool(ctx context.Context, name string, args json.RawMessage) (*CallToolResult, error)
+}
+
+// protocolVersions are the MCP revisions this server speaks, newest first.
+var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// negotiateVersion answers the client's version when supported and the
+// newest otherwise, as the MCP lifecycle prescribes.
+func negotiateVersion(client string) string {
+	for _, v := range protocolVersions {
+		if v == client {
+			return v
+		}
+	}
+	return protocolVersions[0]
+}
+
+// logLevels are the MCP (syslog) logging levels, least severe first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// levelUnset means the client has not called logging/setLevel, so no
+// log notifications are sent.
+const levelUnset = -1
+
+// levelIndex returns the severity rank of an MCP level name.
+func levelIndex(level string) (int, bool) {
+	for i, l := range logLevels {
+		if l == level {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// noTools is the Handler used when NewServer is given nil.
+type noTools struct{}
+
+func (noTools) ListTools() []Tool { return nil }
+
+func (noTools) CallTool(_ context.Context, name string, _ json.RawMessage) (*CallToolResult, error) {
+	return nil, errorf(CodeInvalidParams, "unknown tool %q: this server has no tools", name)
+}

@@ -1,0 +1,144 @@
+// Command devtools-mcp is a Chrome DevTools MCP server: it gives coding
+// agents a live Chrome to drive and inspect over the Model Context Protocol
+// on stdio. It is a drop-in replacement for chrome-devtools-mcp, shipped as
+// one static binary that sends nothing anywhere.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
+	"github.com/devtools-mcp/devtools-mcp/tools"
+)
+
+// version is the release; builds may override it with -ldflags "-X main.version=...".
+var version = "0.1.0"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is main with its inputs and outputs explicit; it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, err := ParseFlags(args)
+	if err != nil {
+		var ue *UsageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "devtools-mcp: %v\nRun devtools-mcp --help for the list of flags.\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
+		return 1
+	}
+	if cfg.Help {
+		fmt.Fprint(stdout, Usage())
+		return 0
+	}
+	if cfg.Version {
+		fmt.Fprintln(stdout, version)
+		return 0
+	}
+	log, closeLog, err := newLogger(cfg.LogFile, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
+		return 1
+	}
+	defer closeLog()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+
+	mgr := browser.NewManager(browserOptions(cfg, log))
+	srv := jsonrpc.NewServer(
+		jsonrpc.ServerInfo{Name: "chrome_devtools", Title: "Chrome DevTools MCP server", Version: version},
+		tools.NewServer(toolOptions(cfg), mgr, log),
+		jsonrpc.WithLogger(log),
+	)
+	log.Debug("serving MCP on stdio", "version", version)
+	err = srv.Serve(ctx, stdin, stdout)
+	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	mgr.Close(closeCtx)
+	if err != nil && ctx.Err() == nil {
+		log.Error("server stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// newLogger logs to stderr, and also to logFile when given. DEBUG=* (or any
+// non-empty DEBUG) turns on debug messages, including every CDP message.
+func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
+	level := slog.LevelInfo
+	if os.Getenv("DEBUG") != "" {
+		level = slog.LevelDebug
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	h := slog.Handler(slog.NewTextHandler(stderr, opts))
+	closeFn := func() {}
+	if logFile != "" {
+		f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("open --logFile: %w", err)
+		}
+		// The file gets everything: it is where people look when debugging.
+		h = slog.NewMultiHandler(h, slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		closeFn = func() { f.Close() }
+	}
+	return slog.New(h), closeFn, nil
+}
+
+// browserOptions maps the command line to how the browser is launched or attached.
+func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
+	return browser.Options{
+		Logger: log,
+		Launch: browser.LaunchOptions{
+			ExecutablePath:      cfg.ExecutablePath,
+			Channel:             cfg.Channel,
+			UserDataDir:         cfg.UserDataDir,
+			Isolated:            cfg.Isolated,
+			Headless:            cfg.Headless,
+			ViewportWidth:       cfg.ViewportWidth,
+			ViewportHeight:      cfg.ViewportHeight,
+			ProxyServer:         cfg.ProxyServer,
+			AcceptInsecureCerts: cfg.AcceptInsecureCerts,
+			Args:                cfg.ChromeArgs,
+			IgnoreDefaultArgs:   cfg.IgnoreDefaultChromeArgs,
+			Devtools:            cfg.ExperimentalDevtools,
+		},
+		Attach: browser.AttachOptions{
+			BrowserURL:  cfg.BrowserURL,
+			WSEndpoint:  cfg.WSEndpoint,
+			WSHeaders:   cfg.WSHeaders,
+			AutoConnect: cfg.AutoConnect,
+			UserDataDir: cfg.UserDataDir,
+			Channel:     cfg.Channel,
+		},
+	}
+}
+
+// toolOptions maps the command line to which tools are listed.
+func toolOptions(cfg *Config) tools.Options {
+	o := tools.Options{
+		Slim:       cfg.Slim,
+		Categories: map[tools.Category]bool{},
+		Conditions: map[string]bool{
+			"experimentalVision":     cfg.ExperimentalVision,
+			"memoryDebugging":        cfg.MemoryDebugging,
+			"experimentalScreencast": cfg.ExperimentalScreencast,
+		},
+	}
+	for name, on := range cfg.Categories {
+		o.Categories[tools.Category(name)] = on
+	}
+	return o
+}

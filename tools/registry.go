@@ -1,0 +1,345 @@
+// Package tools declares the MCP tools: each is a name, a description, a
+// category, a read-only hint, an input schema inferred from a Go struct, and
+// a handler that calls into the browser and fills a Response. The Server
+// decides from the command-line options which tools are listed.
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
+)
+
+// Category groups tools; each category has a --category<Name> flag.
+type Category string
+
+// The categories, named as their flags are (--categoryInput, ...).
+const (
+	CategoryInput                  Category = "input"
+	CategoryNavigation             Category = "navigation"
+	CategoryEmulation              Category = "emulation"
+	CategoryPerformance            Category = "performance"
+	CategoryNetwork                Category = "network"
+	CategoryDebugging              Category = "debugging"
+	CategoryMemory                 Category = "memory"
+	CategoryExtensions             Category = "extensions"
+	CategoryExperimentalThirdParty Category = "experimentalThirdParty"
+	CategoryExperimentalWebmcp     Category = "experimentalWebmcp"
+	CategoryPwa                    Category = "pwa"
+)
+
+// defaultOff are the categories listed only when their flag turns them on.
+var defaultOff = map[Category]bool{
+	CategoryExtensions: true, CategoryExperimentalThirdParty: true, CategoryExperimentalWebmcp: true, CategoryPwa: true,
+}
+
+// Scope says what a tool acts on.
+type Scope int
+
+const (
+	// ScopeNone tools need no browser (heap snapshot analysis of files).
+	ScopeNone Scope = iota
+	// ScopeBrowser tools act on the browser as a whole (list_pages, new_page).
+	ScopeBrowser
+	// ScopePage tools act on one page: they take an optional pageId (the
+	// selected page when omitted) and run under that page's lock.
+	ScopePage
+	// ScopeSelectedPage tools act on the selected page and take no pageId
+	// (the --slim tools).
+	ScopeSelectedPage
+)
+
+// Tool is one tool's declaration. Build it with define.
+type Tool struct {
+	Name        string
+	Description string
+	Category    Category
+	ReadOnly    bool
+	Scope       Scope
+	// Condition names a flag the tool needs besides its category, e.g.
+	// "experimentalVision"; empty when none.
+	Condition string
+	// Slim marks the tools of --slim mode, which are listed only there.
+	Slim bool
+
+	schema   json.RawMessage
+	props    map[string]*jsonschema.Resolved
+	required []string
+	run      func(ctx context.Context, c *Call, args json.RawMessage) error
+}
+
+// Call is what a handler gets besides its arguments: where to act and where
+// to write the answer.
+type Call struct {
+	Server  *Server
+	Browser *browser.Browser // nil for tools that need no browser
+	Page    *browser.Page    // the page acted on, for page tools
+	Resp    *Response
+}
+
+// define declares a tool whose arguments decode into P. The input schema is
+// inferred from P: json tags name the properties, `jsonschema` tags describe
+// them, `enum` tags (comma-separated) restrict strings, and fields without
+// omitempty are required. ScopePage tools get an optional pageId property.
+func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) error) *Tool {
+	s, err := jsonschema.For[P](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", t.Name, err)) // a programming error, caught by any test
+	}
+	applyEnums(s, reflect.TypeFor[P]())
+	if t.Scope == ScopePage {
+		if s.Properties == nil {
+			s.Properties = map[string]*jsonschema.Schema{}
+		}
+		s.Properties["pageId"] = &jsonschema.Schema{Type: "number", Description: "The page to act on (see list_pages); the selected page when omitted."}
+		s.PropertyOrder = append([]string{"pageId"}, s.PropertyOrder...)
+	}
+	s.AdditionalProperties = nil
+	raw, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", t.Name, err))
+	}
+	t.schema = raw
+	t.required = s.Required
+	t.props = map[string]*jsonschema.Resolved{}
+	for name, ps := range s.Properties {
+		r, err := ps.Resolve(nil)
+		if err != nil {
+			panic(fmt.Sprintf("tool %s property %s: %v", t.Name, name, err))
+		}
+		t.props[name] = r
+	}
+	t.run = func(ctx context.Context, c *Call, args json.RawMessage) error {
+		var p P
+		if err := json.Unmarshal(args, &p); err != nil {
+			return fmt.Errorf("arguments: %w", err)
+		}
+		return handler(ctx, c, &p)
+	}
+	return &t
+}
+
+// applyEnums copies `enum:"a,b"` struct tags of t into the schema s.
+func applyEnums(s *jsonschema.Schema, t reflect.Type) {
+	for f := range t.Fields() {
+		tag := f.Tag.Get("enum")
+		if tag == "" {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		ps := s.Properties[name]
+		if ps.Items != nil {
+			ps = ps.Items
+		}
+		for v := range strings.SplitSeq(tag, ",") {
+			ps.Enum = append(ps.Enum, v)
+		}
+	}
+}
+
+var validatingPrefix = regexp.MustCompile(`^(validating [^:]*: )+`)
+
+// validate checks args against the tool's schema property by property, so
+// that an error names the argument and what was expected. It returns the
+// arguments with nulls removed (clients send null for "not given").
+func (t *Tool) validate(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	args := map[string]json.RawMessage{}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return nil, fmt.Errorf("arguments must be a JSON object: %v", err)
+	}
+	for name, v := range args {
+		if string(v) == "null" {
+			delete(args, name)
+			continue
+		}
+		r, ok := t.props[name]
+		if !ok {
+			return nil, fmt.Errorf("unknown argument %q; %s", name, t.accepts())
+		}
+		var val any
+		if err := json.Unmarshal(v, &val); err != nil {
+			return nil, fmt.Errorf("argument %q: %v", name, err)
+		}
+		if err := r.Validate(val); err != nil {
+			return nil, fmt.Errorf("argument %q: %s", name, validatingPrefix.ReplaceAllString(err.Error(), ""))
+		}
+	}
+	for _, name := range t.required {
+		if _, ok := args[name]; !ok {
+			return nil, fmt.Errorf("missing required argument %q (%s); %s", name, t.props[name].Schema().Description, t.accepts())
+		}
+	}
+	return args, nil
+}
+
+// accepts lists the tool's arguments for error messages.
+func (t *Tool) accepts() string {
+	if len(t.props) == 0 {
+		return t.Name + " takes no arguments"
+	}
+	names := make([]string, 0, len(t.props))
+	for n := range t.props {
+		if slices.Contains(t.required, n) {
+			n += " (required)"
+		}
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return t.Name + " accepts: " + strings.Join(names, ", ")
+}
+
+// Options are the command-line settings that decide which tools are listed
+// and how they behave.
+type Options struct {
+	Slim bool
+	// Categories holds the categories set on the command line; the others
+	// keep their default.
+	Categories map[Category]bool
+	// Conditions holds the condition flags that are on, e.g. "experimentalVision".
+	Conditions map[string]bool
+}
+
+// enabled reports whether t is listed under o.
+func (o Options) enabled(t *Tool) bool {
+	if o.Slim || t.Slim {
+		return o.Slim && t.Slim
+	}
+	on, set := o.Categories[t.Category]
+	if !set {
+		on = !defaultOff[t.Category]
+	}
+	return on && (t.Condition == "" || o.Conditions[t.Condition])
+}
+
+// Server implements jsonrpc.Handler over the enabled tools.
+type Server struct {
+	opts    Options
+	browser *browser.Manager
+	log     *slog.Logger
+	tools   []*Tool
+	byName  map[string]*Tool
+	listing []jsonrpc.Tool
+}
+
+// all is every tool declared in this package, in listing order.
+func all() []*Tool {
+	return slices.Concat(slimTools())
+}
+
+// NewServer returns the tool server for opts, driving the browsers of m.
+func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{opts: opts, browser: m, log: log, byName: map[string]*Tool{}}
+	for _, t := range all() {
+		if !opts.enabled(t) {
+			continue
+		}
+		s.tools = append(s.tools, t)
+		s.byName[t.Name] = t
+		s.listing = append(s.listing, jsonrpc.Tool{
+			Name: t.Name, Description: t.Description, InputSchema: t.schema,
+			Annotations: &jsonrpc.ToolAnnotations{ReadOnlyHint: t.ReadOnly},
+		})
+	}
+	return s
+}
+
+// ListTools returns the enabled tools.
+func (s *Server) ListTools() []jsonrpc.Tool { return s.listing }
+
+// CallTool validates the arguments, finds the browser and page the tool acts
+// on, runs it, and renders its Response.
+func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*jsonrpc.CallToolResult, error) {
+	t := s.byName[name]
+	if t == nil {
+		names := make([]string, len(s.tools))
+		for i, t := range s.tools {
+			names[i] = t.Name
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(names, ", "))}
+	}
+	parsed, err := t.validate(args)
+	if err != nil {
+		return errorResult(fmt.Errorf("%s: %w", name, err)), nil
+	}
+	c := &Call{Server: s, Resp: &Response{}}
+	if err := s.run(ctx, t, c, parsed); err != nil {
+		if errors.Is(err, cdp.ErrBrowserGone) {
+			err = fmt.Errorf("%w. %s", err, s.relaunchHint())
+		}
+		c.Resp.Error(err)
+	}
+	return c.Resp.result(c), nil
+}
+
+// run resolves the page a tool acts on, holds its lock, and calls the handler.
+func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json.RawMessage) error {
+	if t.Scope == ScopeNone {
+		return t.run(ctx, c, encode(args))
+	}
+	b, err := s.browser.Get(ctx)
+	if err != nil {
+		return err
+	}
+	c.Browser = b
+	if t.Scope != ScopeBrowser {
+		p, err := s.page(ctx, b, args)
+		if err != nil {
+			return err
+		}
+		unlock, err := p.Lock(ctx)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		c.Page = p
+	}
+	return t.run(ctx, c, encode(args))
+}
+
+// page resolves the pageId argument, or the selected page when it is absent.
+func (s *Server) page(ctx context.Context, b *browser.Browser, args map[string]json.RawMessage) (*browser.Page, error) {
+	raw, ok := args["pageId"]
+	if !ok {
+		return b.SelectedOrNew(ctx)
+	}
+	delete(args, "pageId")
+	var id float64
+	if err := json.Unmarshal(raw, &id); err != nil || id != float64(int(id)) {
+		return nil, fmt.Errorf("pageId must be a whole number from list_pages, got %s", raw)
+	}
+	return b.Page(int(id))
+}
+
+func encode(args map[string]json.RawMessage) json.RawMessage {
+	b, _ := json.Marshal(args)
+	return b
+}
+
+// relaunchHint tells the agent what the next call will do after the browser
+// went away.
+func (s *Server) relaunchHint() string {
+	if s.browser.Attached() {
+		return "The next call reconnects; make sure Chrome is still running with remote debugging on"
+	}
+	return "The next call launches a new browser"
+}
+
+// errorResult is a tool error result carrying err's text.
+func errorResult(err error) *jsonrpc.CallToolResult {
+	return &jsonrpc.CallToolResult{IsError: true, Content: []jsonrpc.Content{jsonrpc.TextContent(err.Error())}}
+}

@@ -1,0 +1,81 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
+)
+
+// Response is what a handler fills: text lines, images, and which sections
+// the server appends (the page list, ...). Handlers never format sections
+// themselves, so every tool shows them the same way.
+type Response struct {
+	lines        []string
+	images       []jsonrpc.Content
+	includePages bool
+	err          error
+}
+
+// Linef appends one line (or several, if the text has newlines) of text.
+func (r *Response) Linef(format string, args ...any) {
+	r.lines = append(r.lines, fmt.Sprintf(format, args...))
+}
+
+// Image appends an image content block.
+func (r *Response) Image(data []byte, mimeType string) {
+	r.images = append(r.images, jsonrpc.ImageContent(data, mimeType))
+}
+
+// IncludePages appends the page list to the answer, for tools that change
+// which pages exist or which one is selected.
+func (r *Response) IncludePages() { r.includePages = true }
+
+// Error marks the call failed with err; lines written so far are kept.
+func (r *Response) Error(err error) { r.err = err }
+
+// result renders the response as an MCP tool result.
+func (r *Response) result(c *Call) *jsonrpc.CallToolResult {
+	var b strings.Builder
+	for _, l := range r.lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	if r.err != nil {
+		b.WriteString(r.err.Error())
+		b.WriteByte('\n')
+	}
+	if r.includePages && c.Browser != nil {
+		b.WriteString("## Pages\n")
+		writePages(&b, c.Browser)
+	}
+	res := &jsonrpc.CallToolResult{IsError: r.err != nil}
+	if text := strings.TrimRight(b.String(), "\n"); text != "" || len(r.images) == 0 {
+		res.Content = append(res.Content, jsonrpc.TextContent(text))
+	}
+	res.Content = append(res.Content, r.images...)
+	return res
+}
+
+// writePages writes one line per open page: "id: title (url)", marking the
+// selected and crashed ones.
+func writePages(b *strings.Builder, br *browser.Browser) {
+	selected := br.Selected()
+	for _, p := range br.Pages() {
+		info := p.Info()
+		fmt.Fprintf(b, "%d: ", p.ID)
+		if info.Title == "" || info.Title == info.URL {
+			b.WriteString(info.URL)
+		} else {
+			fmt.Fprintf(b, "%s (%s)", info.Title, info.URL)
+		}
+		if p == selected {
+			b.WriteString(" [selected]")
+		}
+		if status := p.Crashed(); status != "" {
+			fmt.Fprintf(b, " [crashed: %s]", status)
+		}
+		b.WriteByte('\n')
+	}
+}

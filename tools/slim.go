@@ -1,0 +1,70 @@
+package tools
+
+import (
+	"context"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// slimTools are the three tools of --slim mode: the smallest useful surface
+// for agents with tight context budgets.
+func slimTools() []*Tool {
+	return []*Tool{
+		define(Tool{
+			Name: "navigate", Description: "Loads a URL in the selected page and waits for it to load.",
+			Category: CategoryNavigation, Scope: ScopeSelectedPage, Slim: true,
+		}, func(ctx context.Context, c *Call, args *struct {
+			URL string `json:"url" jsonschema:"URL to load"`
+		}) error {
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			if err := c.Page.Navigate(ctx, args.URL); err != nil {
+				return err
+			}
+			c.Resp.Linef("Navigated to %s.", c.Page.Info().URL)
+			return nil
+		}),
+		define(Tool{
+			Name: "evaluate", Description: "Runs JavaScript in the selected page and returns its value as JSON. Promises are awaited.",
+			Category: CategoryDebugging, Scope: ScopeSelectedPage, Slim: true,
+		}, func(ctx context.Context, c *Call, args *struct {
+			Script string `json:"script" jsonschema:"JavaScript expression or script to run"`
+		}) error {
+			v, err := c.Page.Evaluate(ctx, args.Script)
+			if err != nil {
+				return err
+			}
+			c.Resp.Linef("%s", valueJSON(v))
+			return nil
+		}),
+		define(Tool{
+			Name: "screenshot", Description: "Takes a PNG screenshot of the selected page's viewport.",
+			Category: CategoryDebugging, Scope: ScopeSelectedPage, Slim: true,
+		}, func(ctx context.Context, c *Call, _ *struct{}) error {
+			png, err := c.Page.Screenshot(ctx, cdp.CaptureScreenshotParams{Format: "png", OptimizeForSpeed: true})
+			if err != nil {
+				return err
+			}
+			c.Resp.Image(png, "image/png")
+			return nil
+		}),
+	}
+}
+
+// valueJSON renders a value returned by value as JSON text, with JavaScript's
+// own spelling for values JSON cannot hold (undefined, NaN, Infinity, 1n).
+func valueJSON(v cdp.RemoteObject) string {
+	switch {
+	case v.UnserializableValue != "":
+		return v.UnserializableValue
+	case len(v.Value) > 0:
+		return string(v.Value)
+	case v.Type == "undefined":
+		return "undefined"
+	case v.Subtype == "null":
+		return "null"
+	default:
+		return v.Description
+	}
+}
