@@ -4,6 +4,7 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -75,7 +76,7 @@ func (m *Manager) Get(ctx context.Context) (*Browser, error) {
 
 // start launches or attaches, then begins tracking targets.
 func (m *Manager) start(ctx context.Context) (*Browser, error) {
-	b := &Browser{m: m, pages: map[string]*Page{}, firstID: int(m.lastPageID.Load()) + 1}
+	b := &Browser{m: m, pages: map[string]*Page{}, contexts: map[string]string{}, firstID: int(m.lastPageID.Load()) + 1}
 	if m.opts.Attach.Enabled() {
 		ws, header, err := m.opts.Attach.endpoint(ctx)
 		if err != nil {
@@ -133,7 +134,12 @@ type Browser struct {
 	mu       sync.Mutex
 	pages    map[string]*Page // by target id
 	selected *Page
+	contexts map[string]string // isolated context name -> browser context id
 }
+
+// FirstPageID is the first page id handed out for this browser; lower ids
+// belonged to browsers before it.
+func (b *Browser) FirstPageID() int { return b.firstID }
 
 // Conn is the browser-level CDP connection.
 func (b *Browser) Conn() *cdp.Conn { return b.conn }
@@ -197,7 +203,7 @@ func (b *Browser) onEvent(method string, params json.RawMessage) {
 		if ev, err := cdp.Decode[cdp.TargetCrashedEvent](params); err == nil {
 			b.mu.Lock()
 			if p := b.pages[ev.TargetID]; p != nil {
-				p.setCrashed(ev.Status)
+				p.setCrashed(cmp.Or(ev.Status, "crashed"))
 			}
 			b.mu.Unlock()
 		}
@@ -323,18 +329,5 @@ func (b *Browser) SelectedOrNew(ctx context.Context) (*Page, error) {
 	if p := b.Selected(); p != nil {
 		return p, nil
 	}
-	var res cdp.CreateTargetResult
-	if err := b.conn.Call(ctx, "", "Target.createTarget", cdp.CreateTargetParams{URL: "about:blank"}, &res); err != nil {
-		return nil, fmt.Errorf("open a page: %w", err)
-	}
-	b.mu.Lock()
-	p := b.pages[res.TargetID]
-	if p != nil {
-		b.selected = p
-	}
-	b.mu.Unlock()
-	if p == nil {
-		return nil, errors.New("open a page: Chrome created a target but did not report it; try again")
-	}
-	return p, nil
+	return b.NewPage(ctx, "", false)
 }

@@ -2,8 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -18,6 +16,7 @@ type Page struct {
 	browser  *Browser
 
 	lock chan struct{} // held by the tool call acting on the page
+	gone chan struct{} // closed when the page is closed
 
 	mu        sync.Mutex
 	info      cdp.TargetInfo
@@ -28,7 +27,7 @@ type Page struct {
 }
 
 func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {
-	return &Page{ID: id, TargetID: info.TargetID, browser: b, info: info, lock: make(chan struct{}, 1)}
+	return &Page{ID: id, TargetID: info.TargetID, browser: b, info: info, lock: make(chan struct{}, 1), gone: make(chan struct{})}
 }
 
 // Info returns the latest target info (title, URL, ...).
@@ -51,11 +50,10 @@ func (p *Page) setInfo(info cdp.TargetInfo) {
 	p.mu.Unlock()
 }
 
+// setCrashed records the renderer's crash status; "" clears it after a
+// navigation brought the page back.
 func (p *Page) setCrashed(status string) {
 	p.mu.Lock()
-	if status == "" {
-		status = "crashed"
-	}
 	p.crashed = status
 	p.mu.Unlock()
 }
@@ -65,6 +63,7 @@ func (p *Page) markClosed() {
 	p.closed = true
 	p.session = nil
 	p.mu.Unlock()
+	close(p.gone)
 }
 
 // detached forgets the session when Chrome reports it detached.
@@ -74,6 +73,20 @@ func (p *Page) detached(sessionID string) {
 		p.session = nil
 	}
 	p.mu.Unlock()
+}
+
+// Usable returns an error when the page cannot take commands: it was closed
+// or its renderer crashed. The error says how to recover.
+func (p *Page) Usable() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case p.closed:
+		return fmt.Errorf("page %d was closed; call list_pages to see the open pages", p.ID)
+	case p.crashed != "":
+		return fmt.Errorf("page %d crashed (%s); reload it with navigate_page type=reload, or close it with close_page", p.ID, p.crashed)
+	}
+	return nil
 }
 
 // Lock serializes tool calls on the page: calls on different pages run at
@@ -95,9 +108,6 @@ func (p *Page) Session(ctx context.Context) (*cdp.Session, error) {
 		case p.closed:
 			p.mu.Unlock()
 			return nil, fmt.Errorf("page %d was closed; call list_pages to see the open pages", p.ID)
-		case p.crashed != "":
-			p.mu.Unlock()
-			return nil, fmt.Errorf("page %d crashed (%s); reload it with navigate_page type=reload or close it with close_page", p.ID, p.crashed)
 		case p.session != nil:
 			s := p.session
 			p.mu.Unlock()
@@ -148,56 +158,6 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 		}
 	}
 	return s, nil
-}
-
-// ErrNavigationTimeout is wrapped when a navigation did not finish loading in time.
-var ErrNavigationTimeout = errors.New("navigation timed out")
-
-// Navigate loads url and waits for its load event. On timeout it returns an
-// error wrapping ErrNavigationTimeout; the page keeps whatever it loaded.
-func (p *Page) Navigate(ctx context.Context, url string) error {
-	s, err := p.Session(ctx)
-	if err != nil {
-		return err
-	}
-	events := make(chan cdp.LifecycleEvent, 16)
-	stop := s.Listen(func(method string, params json.RawMessage) {
-		if method != "Page.lifecycleEvent" {
-			return
-		}
-		if ev, err := cdp.Decode[cdp.LifecycleEvent](params); err == nil && ev.Name == "load" {
-			select {
-			case events <- ev:
-			default:
-			}
-		}
-	})
-	defer stop()
-	var res cdp.NavigateResult
-	if err := s.Call(ctx, "Page.navigate", cdp.NavigateParams{URL: url}, &res); err != nil {
-		return fmt.Errorf("navigate to %s: %w", url, err)
-	}
-	if res.ErrorText != "" {
-		return fmt.Errorf("navigate to %s: %s", url, res.ErrorText)
-	}
-	if res.LoaderID == "" { // same-document navigation: nothing to load
-		return nil
-	}
-	for {
-		select {
-		case ev := <-events:
-			if ev.FrameID == res.FrameID && ev.LoaderID == res.LoaderID {
-				return nil
-			}
-		case <-s.Conn.Done():
-			return fmt.Errorf("navigate to %s: %w", url, s.Conn.Err())
-		case <-ctx.Done():
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return fmt.Errorf("%w: %s did not finish loading in time; the page keeps what it loaded so far", ErrNavigationTimeout, url)
-			}
-			return ctx.Err()
-		}
-	}
 }
 
 // Evaluate runs a JavaScript expression in the page, awaiting a promise, and

@@ -58,3 +58,78 @@ type BrowserVersion struct {
 	ProtocolVersion string `json:"protocolVersion"`
 	UserAgent       string `json:"userAgent"`
 }
+
+// ReloadParams are the parameters of Page.reload.
+type ReloadParams struct {
+	IgnoreCache bool `json:"ignoreCache,omitempty"`
+}
+
+// NavigationEntry is one entry of a page's session history.
+type NavigationEntry struct {
+	ID    int    `json:"id"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+}
+
+// NavigationHistory is the reply to Page.getNavigationHistory.
+type NavigationHistory struct {
+	CurrentIndex int               `json:"currentIndex"`
+	Entries      []NavigationEntry `json:"entries"`
+}
+
+// NavigateToHistoryEntryParams are the parameters of Page.navigateToHistoryEntry.
+type NavigateToHistoryEntryParams struct {
+	EntryID int `json:"entryId"`
+}
+
+// Frame is the part of Page.Frame we read.
+type Frame struct {
+	ID       string `json:"id"`
+	ParentID string `json:"parentId,omitempty"`
+	LoaderID string `json:"loaderId"`
+	URL      string `json:"url"`
+}
+
+// FrameNavigatedEvent is Page.frameNavigated: a frame committed a new
+// document. Type is "Navigation" or "BackForwardCacheRestore".
+type FrameNavigatedEvent struct {
+	Frame Frame  `json:"frame"`
+	Type  string `json:"type"`
+}
+
+// NavigatedWithinDocumentEvent is Page.navigatedWithinDocument: a fragment
+// or History API navigation that kept the document.
+type NavigatedWithinDocumentEvent struct {
+	FrameID string `json:"frameId"`
+	URL     string `json:"url"`
+}
+
+// AddScriptParams are the parameters of Page.addScriptToEvaluateOnNewDocument.
+type AddScriptParams struct {
+	Source string `json:"source"`
+}
+
+// AddScriptResult names the script added, for removing it later.
+type AddScriptResult struct {
+	Identifier string `json:"identifier"`
+}
+
+// RemoveScriptParams are the parameters of Page.removeScriptToEvaluateOnNewDocument.
+type RemoveScriptParams struct {
+	Identifier string `json:"identifier"`
+}
+
+// DialogOpeningEvent is Page.javascriptDialogOpening. Type is alert,
+// confirm, prompt or beforeunload.
+type DialogOpeningEvent struct {
+	URL           string `json:"url"`
+	Message       string `json:"message"`
+	Type          string `json:"type"`
+	DefaultPrompt string `json:"defaultPrompt,omitempty"`
+}
+
+// HandleDialogParams are the parameters of Page.handleJavaScriptDialog.
+type HandleDialogParams struct {
+	Accept     bool   `json:"accept"`
+	PromptText string `json:"promptText,omitempty"`
+}

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -73,6 +74,8 @@ type Tool struct {
 	Condition string
 	// Slim marks the tools of --slim mode, which are listed only there.
 	Slim bool
+	// AllowCrashed lets a page tool run on a crashed page (to recover it).
+	AllowCrashed bool
 
 	schema   json.RawMessage
 	props    map[string]*jsonschema.Resolved
@@ -231,11 +234,15 @@ type Server struct {
 	tools   []*Tool
 	byName  map[string]*Tool
 	listing []jsonrpc.Tool
+
+	// lastBrowser is the browser the previous call used, to tell the agent
+	// when it changed.
+	lastBrowser atomic.Pointer[browser.Browser]
 }
 
 // all is every tool declared in this package, in listing order.
 func all() []*Tool {
-	return slices.Concat(slimTools())
+	return slices.Concat(navigationTools(), debuggingTools(), slimTools())
 }
 
 // NewServer returns the tool server for opts, driving the browsers of m.
@@ -283,7 +290,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 		}
 		c.Resp.Error(err)
 	}
-	return c.Resp.result(c), nil
+	return c.Resp.result(ctx, c), nil
 }
 
 // run resolves the page a tool acts on, holds its lock, and calls the handler.
@@ -296,10 +303,18 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 		return err
 	}
 	c.Browser = b
+	if s.lastBrowser.Swap(b) != b && b.FirstPageID() > 1 {
+		c.Resp.Linef("Note: the browser was restarted or reconnected since the last call, so page ids changed. Call list_pages to see the open pages.")
+	}
 	if t.Scope != ScopeBrowser {
 		p, err := s.page(ctx, b, args)
 		if err != nil {
 			return err
+		}
+		if !t.AllowCrashed {
+			if err := p.Usable(); err != nil {
+				return err
+			}
 		}
 		unlock, err := p.Lock(ctx)
 		if err != nil {

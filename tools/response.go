@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -36,7 +37,7 @@ func (r *Response) IncludePages() { r.includePages = true }
 func (r *Response) Error(err error) { r.err = err }
 
 // result renders the response as an MCP tool result.
-func (r *Response) result(c *Call) *jsonrpc.CallToolResult {
+func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult {
 	var b strings.Builder
 	for _, l := range r.lines {
 		b.WriteString(l)
@@ -47,6 +48,9 @@ func (r *Response) result(c *Call) *jsonrpc.CallToolResult {
 		b.WriteByte('\n')
 	}
 	if r.includePages && c.Browser != nil {
+		if err := c.Browser.Refresh(ctx); err != nil {
+			fmt.Fprintf(&b, "(titles may be out of date: %v)\n", err)
+		}
 		b.WriteString("## Pages\n")
 		writePages(&b, c.Browser)
 	}
@@ -65,13 +69,20 @@ func writePages(b *strings.Builder, br *browser.Browser) {
 	for _, p := range br.Pages() {
 		info := p.Info()
 		fmt.Fprintf(b, "%d: ", p.ID)
-		if info.Title == "" || info.Title == info.URL {
+		// Chrome titles an untitled page with its URL; show that once.
+		if title := info.Title; title == "" || strings.HasSuffix(info.URL, title) {
 			b.WriteString(info.URL)
 		} else {
-			fmt.Fprintf(b, "%s (%s)", info.Title, info.URL)
+			if r := []rune(title); len(r) > 100 {
+				title = string(r[:100]) + "…"
+			}
+			fmt.Fprintf(b, "%s (%s)", title, info.URL)
 		}
 		if p == selected {
 			b.WriteString(" [selected]")
+		}
+		if name := br.ContextName(p); name != "" {
+			b.WriteString(" isolatedContext=" + name)
 		}
 		if status := p.Crashed(); status != "" {
 			fmt.Fprintf(b, " [crashed: %s]", status)

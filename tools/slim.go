@@ -2,8 +2,10 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/browser"
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
 
@@ -19,11 +21,8 @@ func slimTools() []*Tool {
 		}) error {
 			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			defer cancel()
-			if err := c.Page.Navigate(ctx, args.URL); err != nil {
-				return err
-			}
-			c.Resp.Linef("Navigated to %s.", c.Page.Info().URL)
-			return nil
+			res, err := c.Page.Navigate(ctx, browser.Navigation{URL: args.URL})
+			return reportNavigation(c, res, err, fmt.Sprintf("Navigated to %s.", c.Page.Info().URL))
 		}),
 		define(Tool{
 			Name: "evaluate", Description: "Runs JavaScript in the selected page and returns its value as JSON. Promises are awaited.",

@@ -1,0 +1,221 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// Navigation says where a page should go.
+type Navigation struct {
+	// Type is url (the default when URL is set), back, forward or reload.
+	Type string
+	URL  string
+	// IgnoreCache reloads without the HTTP cache (reload only).
+	IgnoreCache bool
+	// DismissBeforeUnload stays on the page when it asks "leave site?";
+	// by default the dialog is accepted.
+	DismissBeforeUnload bool
+	// InitScript runs before any page script of the next document only.
+	InitScript string
+}
+
+// NavigationResult tells what happened.
+type NavigationResult struct {
+	// BeforeUnload is "accepted" or "dismissed" when the page asked to
+	// confirm leaving, else "".
+	BeforeUnload string
+}
+
+// ErrNavigationTimeout is wrapped when a navigation did not finish loading in time.
+var ErrNavigationTimeout = errors.New("navigation timed out")
+
+// ErrNoHistory is wrapped when back or forward has nowhere to go.
+var ErrNoHistory = errors.New("no history entry")
+
+// loadWatch follows the main frame's navigations on a session: which
+// document committed, which loaded, and dialogs asking to leave.
+type loadWatch struct {
+	mainFrame string
+	changed   chan struct{}               // signalled on every update
+	dialogs   chan cdp.DialogOpeningEvent // beforeunload dialogs
+
+	mu        sync.Mutex
+	committed string          // loader of the last main-frame commit
+	loaded    map[string]bool // loaders whose load event fired
+	settled   bool            // a same-document or back/forward-cache navigation
+}
+
+func (w *loadWatch) signal() {
+	select {
+	case w.changed <- struct{}{}:
+	default:
+	}
+}
+
+// onEvent runs on the CDP reader goroutine.
+func (w *loadWatch) onEvent(method string, params json.RawMessage) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch method {
+	case "Page.lifecycleEvent":
+		if ev, err := cdp.Decode[cdp.LifecycleEvent](params); err == nil && ev.Name == "load" && ev.FrameID == w.mainFrame {
+			w.loaded[ev.LoaderID] = true
+		}
+	case "Page.frameNavigated":
+		if ev, err := cdp.Decode[cdp.FrameNavigatedEvent](params); err == nil && ev.Frame.ParentID == "" {
+			w.committed = ev.Frame.LoaderID
+			if ev.Type == "BackForwardCacheRestore" {
+				w.settled = true
+			}
+		}
+	case "Page.navigatedWithinDocument":
+		if ev, err := cdp.Decode[cdp.NavigatedWithinDocumentEvent](params); err == nil && ev.FrameID == w.mainFrame {
+			w.settled = true
+		}
+	case "Page.javascriptDialogOpening":
+		if ev, err := cdp.Decode[cdp.DialogOpeningEvent](params); err == nil && ev.Type == "beforeunload" {
+			select {
+			case w.dialogs <- ev:
+			default:
+			}
+		}
+	default:
+		return
+	}
+	w.signal()
+}
+
+// done reports whether the navigation of loader (or, when loader is empty,
+// of whatever the main frame committed) has finished loading.
+func (w *loadWatch) done(loader string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.settled {
+		return true
+	}
+	if loader == "" {
+		loader = w.committed
+	}
+	return loader != "" && w.loaded[loader]
+}
+
+// Navigate moves the page as nav says and waits until the new document has
+// loaded. A beforeunload dialog is accepted or dismissed as asked. On
+// timeout (ctx's deadline) the error wraps ErrNavigationTimeout and the page
+// keeps whatever it loaded.
+func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, error) {
+	var res NavigationResult
+	s, err := p.Session(ctx)
+	if err != nil {
+		return res, err
+	}
+	w := &loadWatch{mainFrame: p.TargetID, changed: make(chan struct{}, 1), dialogs: make(chan cdp.DialogOpeningEvent, 1), loaded: map[string]bool{}}
+	stop := s.Listen(w.onEvent)
+	defer stop()
+
+	if nav.InitScript != "" {
+		var added cdp.AddScriptResult
+		if err := s.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", cdp.AddScriptParams{Source: nav.InitScript}, &added); err != nil {
+			return res, fmt.Errorf("add initScript: %w", err)
+		}
+		defer func() {
+			// Remove it even when ctx ran out: it is for this navigation only.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			_ = s.Call(rctx, "Page.removeScriptToEvaluateOnNewDocument", cdp.RemoveScriptParams{Identifier: added.Identifier}, nil)
+		}()
+	}
+
+	// The command runs beside the wait: Chrome answers some of them only
+	// after a beforeunload dialog was handled.
+	type started struct {
+		loader string
+		err    error
+	}
+	startc := make(chan started, 1)
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		loader, err := p.startNavigation(actx, s, nav)
+		startc <- started{loader, err}
+	}()
+
+	var loader string
+	pending := true
+	for {
+		if !pending && w.done(loader) {
+			p.setCrashed("")
+			return res, nil
+		}
+		select {
+		case st := <-startc:
+			if st.err != nil {
+				return res, st.err
+			}
+			loader, pending = st.loader, false
+		case <-w.changed:
+		case <-w.dialogs:
+			accept := !nav.DismissBeforeUnload
+			if err := s.Call(ctx, "Page.handleJavaScriptDialog", cdp.HandleDialogParams{Accept: accept}, nil); err != nil {
+				return res, fmt.Errorf("answer the page's beforeunload dialog: %w", err)
+			}
+			if !accept {
+				res.BeforeUnload = "dismissed"
+				return res, nil
+			}
+			res.BeforeUnload = "accepted"
+		case <-s.Conn.Done():
+			return res, fmt.Errorf("navigate: %w", s.Conn.Err())
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return res, fmt.Errorf("%w: the page did not finish loading in time; it keeps what it loaded so far", ErrNavigationTimeout)
+			}
+			return res, ctx.Err()
+		}
+	}
+}
+
+// startNavigation sends the command for nav and returns the loader of the
+// new document when Chrome tells it ("" when it will be learnt from events).
+func (p *Page) startNavigation(ctx context.Context, s *cdp.Session, nav Navigation) (string, error) {
+	switch nav.Type {
+	case "", "url":
+		var res cdp.NavigateResult
+		if err := s.Call(ctx, "Page.navigate", cdp.NavigateParams{URL: nav.URL}, &res); err != nil {
+			return "", fmt.Errorf("navigate to %s: %w", nav.URL, err)
+		}
+		if res.ErrorText != "" {
+			return "", fmt.Errorf("navigate to %s: %s", nav.URL, res.ErrorText)
+		}
+		return res.LoaderID, nil
+	case "reload":
+		if err := s.Call(ctx, "Page.reload", cdp.ReloadParams{IgnoreCache: nav.IgnoreCache}, nil); err != nil {
+			return "", fmt.Errorf("reload: %w", err)
+		}
+		return "", nil
+	case "back", "forward":
+		var h cdp.NavigationHistory
+		if err := s.Call(ctx, "Page.getNavigationHistory", nil, &h); err != nil {
+			return "", fmt.Errorf("read history: %w", err)
+		}
+		i := h.CurrentIndex - 1
+		if nav.Type == "forward" {
+			i = h.CurrentIndex + 1
+		}
+		if i < 0 || i >= len(h.Entries) {
+			where := map[string]string{"back": "the first", "forward": "the last"}[nav.Type]
+			return "", fmt.Errorf("%w: cannot go %s, this page is %s in its history", ErrNoHistory, nav.Type, where)
+		}
+		if err := s.Call(ctx, "Page.navigateToHistoryEntry", cdp.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}, nil); err != nil {
+			return "", fmt.Errorf("go %s: %w", nav.Type, err)
+		}
+		return "", nil
+	}
+	return "", fmt.Errorf("unknown navigation type %q; use url, back, forward or reload", nav.Type)
+}

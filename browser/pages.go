@@ -1,0 +1,122 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// ErrLastPage is returned when closing the only open page: a browser with
+// no page would leave the agent nothing to act on.
+var ErrLastPage = errors.New("the last open page cannot be closed; open another with new_page first")
+
+// contextID returns the browser context for an isolated context name,
+// creating it on first use. Pages created with the same name share cookies
+// and storage; different names share nothing.
+func (b *Browser) contextID(ctx context.Context, name string) (string, error) {
+	b.mu.Lock()
+	id, ok := b.contexts[name]
+	b.mu.Unlock()
+	if ok {
+		return id, nil
+	}
+	var res cdp.CreateBrowserContextResult
+	if err := b.conn.Call(ctx, "", "Target.createBrowserContext", cdp.CreateBrowserContextParams{DisposeOnDetach: true}, &res); err != nil {
+		return "", fmt.Errorf("create isolated context %q: %w", name, err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if id, ok := b.contexts[name]; ok { // another call created it meanwhile
+		return id, nil
+	}
+	b.contexts[name] = res.BrowserContextID
+	return res.BrowserContextID, nil
+}
+
+// ContextName returns the isolated context name of p, or "" for the
+// browser's default context.
+func (b *Browser) ContextName(p *Page) string {
+	id := p.Info().BrowserContextID
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for name, cid := range b.contexts {
+		if cid == id {
+			return name
+		}
+	}
+	return ""
+}
+
+// NewPage opens a blank tab, in the isolated context named isolatedContext
+// when it is not empty, and selects it. background keeps the current tab in
+// front.
+func (b *Browser) NewPage(ctx context.Context, isolatedContext string, background bool) (*Page, error) {
+	params := cdp.CreateTargetParams{URL: "about:blank", Background: background}
+	if isolatedContext != "" {
+		id, err := b.contextID(ctx, isolatedContext)
+		if err != nil {
+			return nil, err
+		}
+		params.BrowserContextID = id
+	}
+	var res cdp.CreateTargetResult
+	if err := b.conn.Call(ctx, "", "Target.createTarget", params, &res); err != nil {
+		return nil, fmt.Errorf("open a page: %w", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	p := b.pages[res.TargetID]
+	if p == nil {
+		return nil, errors.New("open a page: Chrome created a tab but did not report it; call list_pages")
+	}
+	b.selected = p
+	return p, nil
+}
+
+// ClosePage closes p and waits until Chrome reports it gone, so that the
+// page list is right afterwards. The last open page cannot be closed.
+func (b *Browser) ClosePage(ctx context.Context, p *Page) error {
+	if len(b.Pages()) <= 1 {
+		return ErrLastPage
+	}
+	if err := b.conn.Call(ctx, "", "Target.closeTarget", cdp.CloseTargetParams{TargetID: p.TargetID}, nil); err != nil {
+		return fmt.Errorf("close page %d: %w", p.ID, err)
+	}
+	select {
+	case <-p.gone:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("close page %d: Chrome did not confirm: %w", p.ID, ctx.Err())
+	case <-time.After(5 * time.Second):
+		return fmt.Errorf("close page %d: Chrome did not confirm within 5 s; call list_pages", p.ID)
+	}
+}
+
+// BringToFront activates p's tab (focuses its window).
+func (b *Browser) BringToFront(ctx context.Context, p *Page) error {
+	if err := b.conn.Call(ctx, "", "Target.activateTarget", cdp.ActivateTargetParams{TargetID: p.TargetID}, nil); err != nil {
+		return fmt.Errorf("bring page %d to front: %w", p.ID, err)
+	}
+	return nil
+}
+
+// Refresh re-reads every page's title and URL from Chrome in one round trip.
+// Chrome does not announce title changes, so lists shown to the agent are
+// refreshed first.
+func (b *Browser) Refresh(ctx context.Context) error {
+	var res cdp.GetTargetsResult
+	if err := b.conn.Call(ctx, "", "Target.getTargets", nil, &res); err != nil {
+		return fmt.Errorf("read page titles: %w", err)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, info := range res.TargetInfos {
+		if p := b.pages[info.TargetID]; p != nil {
+			p.setInfo(info)
+		}
+	}
+	return nil
+}

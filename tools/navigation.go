@@ -1,0 +1,160 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/browser"
+)
+
+// defaultTimeout bounds navigations and waits when the agent gives no timeout.
+const defaultTimeout = 10 * time.Second
+
+// withTimeout bounds ctx by ms milliseconds, or defaultTimeout when ms <= 0.
+func withTimeout(ctx context.Context, ms int) (context.Context, context.CancelFunc) {
+	d := defaultTimeout
+	if ms > 0 {
+		d = time.Duration(ms) * time.Millisecond
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// reportNavigation says how a navigation ended: a beforeunload dialog
+// handled on the way, and a timeout as a plain statement rather than a
+// failure, since the page keeps what it loaded.
+func reportNavigation(c *Call, res browser.NavigationResult, err error, done string) error {
+	switch res.BeforeUnload {
+	case "accepted":
+		c.Resp.Linef("Accepted a beforeunload dialog.")
+	case "dismissed":
+		c.Resp.Linef("Dismissed a beforeunload dialog; the page stayed at %s.", c.Page.Info().URL)
+		return nil
+	}
+	if errors.Is(err, browser.ErrNavigationTimeout) {
+		c.Resp.Linef("Navigation timed out: the page did not finish loading in time and keeps what it loaded so far (now at %s).", c.Page.Info().URL)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("%s", done)
+	return nil
+}
+
+func navigationTools() []*Tool {
+	return []*Tool{
+		define(Tool{
+			Name: "list_pages", Description: "Lists the pages open in the browser; the selected one is marked.",
+			Category: CategoryNavigation, ReadOnly: true, Scope: ScopeBrowser,
+		}, func(ctx context.Context, c *Call, _ *struct{}) error {
+			c.Resp.IncludePages()
+			return nil
+		}),
+		define(Tool{
+			Name: "select_page", Description: "Selects the page that later tool calls act on by default.",
+			Category: CategoryNavigation, ReadOnly: true, Scope: ScopeBrowser,
+		}, func(ctx context.Context, c *Call, args *struct {
+			PageID       float64 `json:"pageId" jsonschema:"The page to select (see list_pages)."`
+			BringToFront bool    `json:"bringToFront,omitempty" jsonschema:"Also focus the page and bring it to the top."`
+		}) error {
+			p, err := c.Browser.Page(int(args.PageID))
+			if err != nil {
+				return err
+			}
+			c.Browser.Select(p)
+			c.Resp.IncludePages()
+			if args.BringToFront {
+				return c.Browser.BringToFront(ctx, p)
+			}
+			return nil
+		}),
+		define(Tool{
+			Name: "close_page", Description: "Closes a page. The last open page cannot be closed.",
+			Category: CategoryNavigation, Scope: ScopeBrowser,
+		}, func(ctx context.Context, c *Call, args *struct {
+			PageID float64 `json:"pageId" jsonschema:"The page to close (see list_pages)."`
+		}) error {
+			c.Resp.IncludePages()
+			p, err := c.Browser.Page(int(args.PageID))
+			if err != nil {
+				return err
+			}
+			return c.Browser.ClosePage(ctx, p)
+		}),
+		define(Tool{
+			Name: "new_page", Description: "Opens a new tab, loads a URL in it and selects it.",
+			Category: CategoryNavigation, Scope: ScopeBrowser,
+		}, func(ctx context.Context, c *Call, args *struct {
+			URL             string `json:"url" jsonschema:"URL to load in the new page."`
+			Background      bool   `json:"background,omitempty" jsonschema:"Open without bringing it to the front."`
+			IsolatedContext string `json:"isolatedContext,omitempty" jsonschema:"Name of an isolated browser context: pages with the same name share cookies and storage, different names share nothing."`
+			Timeout         int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
+		}) error {
+			c.Resp.IncludePages()
+			ctx, cancel := withTimeout(ctx, args.Timeout)
+			defer cancel()
+			p, err := c.Browser.NewPage(ctx, args.IsolatedContext, args.Background)
+			if err != nil {
+				return err
+			}
+			unlock, err := p.Lock(ctx)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			c.Page = p
+			res, err := p.Navigate(ctx, browser.Navigation{URL: args.URL})
+			return reportNavigation(c, res, err, fmt.Sprintf("Opened page %d.", p.ID))
+		}),
+		define(Tool{
+			Name: "navigate_page", Description: "Loads a URL in the page, or goes back, forward, or reloads; waits for the load.",
+			Category: CategoryNavigation, Scope: ScopePage, AllowCrashed: true,
+		}, func(ctx context.Context, c *Call, args *struct {
+			Type               string `json:"type,omitempty" enum:"url,back,forward,reload" jsonschema:"url (default when url is given), back, forward or reload."`
+			URL                string `json:"url,omitempty" jsonschema:"URL to load (type url)."`
+			IgnoreCache        bool   `json:"ignoreCache,omitempty" jsonschema:"Reload without the HTTP cache."`
+			HandleBeforeUnload string `json:"handleBeforeUnload,omitempty" enum:"accept,dismiss" jsonschema:"Answer to a 'leave site?' dialog; default accept."`
+			InitScript         string `json:"initScript,omitempty" jsonschema:"JavaScript run before any page script, for the next document only."`
+			Timeout            int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
+		}) error {
+			c.Resp.IncludePages()
+			nav := browser.Navigation{Type: args.Type, URL: args.URL, IgnoreCache: args.IgnoreCache,
+				DismissBeforeUnload: args.HandleBeforeUnload == "dismiss", InitScript: args.InitScript}
+			switch {
+			case nav.Type == "" && nav.URL == "":
+				return errors.New("navigate_page needs a url, or a type: back, forward or reload")
+			case (nav.Type == "" || nav.Type == "url") && nav.URL == "":
+				return errors.New("navigate_page type=url needs a url")
+			}
+			ctx, cancel := withTimeout(ctx, args.Timeout)
+			defer cancel()
+			res, err := c.Page.Navigate(ctx, nav)
+			done := map[string]string{
+				"": "Navigated to %s.", "url": "Navigated to %s.", "back": "Went back to %s.",
+				"forward": "Went forward to %s.", "reload": "Reloaded %s.",
+			}[nav.Type]
+			return reportNavigation(c, res, err, fmt.Sprintf(done, c.Page.Info().URL))
+		}),
+		define(Tool{
+			Name: "wait_for", Description: "Waits until any of the given texts appears on the page.",
+			Category: CategoryNavigation, ReadOnly: true, Scope: ScopePage,
+		}, func(ctx context.Context, c *Call, args *struct {
+			Text    []string `json:"text" jsonschema:"Texts to wait for; resolves when any one appears."`
+			Timeout int      `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
+		}) error {
+			if len(args.Text) == 0 {
+				return errors.New("wait_for needs at least one text")
+			}
+			ctx, cancel := withTimeout(ctx, args.Timeout)
+			defer cancel()
+			found, err := c.Page.WaitForText(ctx, args.Text)
+			if err != nil {
+				return err
+			}
+			c.Resp.Linef("Found %q on the page.", found)
+			return nil
+		}),
+	}
+}
