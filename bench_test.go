@@ -96,3 +96,45 @@ func rss(b *testing.B, pid int) int {
 	b.Fatal("no VmRSS in /proc status")
 	return 0
 }
+
+// timeCalls runs call b.N times and reports the median in ms under name.
+func timeCalls(b *testing.B, name string, call func()) {
+	var ds []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		call()
+		ds = append(ds, time.Since(start))
+	}
+	b.ReportMetric(medianMs(ds), name+"-ms")
+}
+
+// BenchmarkNavigation measures new_page with the load of a local page, and
+// navigate_page to a local page.
+func BenchmarkNavigation(b *testing.B) {
+	site := pages(b, map[string]string{"/": `<title>Bench</title><p>hello</p>`})
+	s := startServer(b, headless...)
+	s.ok("list_pages", nil)
+	b.Run("new_page", func(b *testing.B) {
+		var ds []time.Duration
+		for b.Loop() {
+			start := time.Now()
+			out := s.ok("new_page", map[string]any{"url": site.URL})
+			ds = append(ds, time.Since(start))
+			s.ok("close_page", map[string]any{"pageId": pageID(b, out, "[selected]")})
+		}
+		b.ReportMetric(medianMs(ds), "new_page-ms")
+	})
+	b.Run("navigate_page", func(b *testing.B) {
+		timeCalls(b, "navigate_page", func() { s.ok("navigate_page", map[string]any{"url": site.URL}) })
+	})
+}
+
+// BenchmarkListPages200Tabs measures list_pages attached to a browser with
+// 200 open tabs.
+func BenchmarkListPages200Tabs(b *testing.B) {
+	ws, _, _ := chromium(b)
+	openTabs(b, ws, 200)
+	s := startServer(b, "--browserUrl", browserURL(ws))
+	s.ok("list_pages", nil)
+	timeCalls(b, "list_pages", func() { s.ok("list_pages", nil) })
+}

@@ -46,7 +46,7 @@ var headless = []string{"--headless", "--isolated"}
 
 // server is a running devtools-mcp with a connected MCP client.
 type server struct {
-	t       *testing.T
+	t       testing.TB
 	session *mcp.ClientSession
 	cmd     *exec.Cmd
 	stderr  *syncBuffer
@@ -54,7 +54,7 @@ type server struct {
 
 // startServer runs the binary with args and connects a client to it. The
 // server is shut down (stdin closed) when the test ends.
-func startServer(t *testing.T, args ...string) *server {
+func startServer(t testing.TB, args ...string) *server {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	stderr := &syncBuffer{}
@@ -130,7 +130,7 @@ func text(res *mcp.CallToolResult) string {
 }
 
 // mustContain fails the test unless got contains every one of want.
-func mustContain(t *testing.T, got string, want ...string) {
+func mustContain(t testing.TB, got string, want ...string) {
 	t.Helper()
 	for _, w := range want {
 		if !strings.Contains(got, w) {
@@ -140,7 +140,7 @@ func mustContain(t *testing.T, got string, want ...string) {
 }
 
 // pages serves test pages on 127.0.0.1: path -> HTML.
-func pages(t *testing.T, routes map[string]string) *httptest.Server {
+func pages(t testing.TB, routes map[string]string) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
 	for path, body := range routes {

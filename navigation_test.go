@@ -55,7 +55,7 @@ func pageLine(list, substr string) string {
 }
 
 // pageID returns the id of the page whose line mentions substr.
-func pageID(t *testing.T, list, substr string) int {
+func pageID(t testing.TB, list, substr string) int {
 	t.Helper()
 	var id int
 	if _, err := fmt.Sscanf(pageLine(list, substr), "%d:", &id); err != nil {
@@ -316,27 +316,14 @@ func TestCrashedPageIsReportedAndRecovers(t *testing.T) {
 
 func TestManyTabsAreListedWithoutAttaching(t *testing.T) {
 	ws, _, _ := chromium(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	tr, err := cdp.DialWebSocket(ctx, ws, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn := cdp.NewConn(tr)
-	defer conn.Close()
-	for range 200 {
-		if err := conn.Call(ctx, "", "Target.createTarget", cdp.CreateTargetParams{URL: "about:blank"}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	port := regexp.MustCompile(`:(\d+)/`).FindStringSubmatch(ws)[1]
-	s := startServer(t, "--browserUrl", "http://127.0.0.1:"+port)
+	conn := openTabs(t, ws, 200)
+	s := startServer(t, "--browserUrl", browserURL(ws))
 	list := s.ok("list_pages", nil)
 	if n := strings.Count(list, "about:blank"); n != 201 {
 		t.Fatalf("list_pages shows %d blank pages, want 201", n)
 	}
 	var targets cdp.GetTargetsResult
-	if err := conn.Call(ctx, "", "Target.getTargets", nil, &targets); err != nil {
+	if err := conn.Call(context.Background(), "", "Target.getTargets", nil, &targets); err != nil {
 		t.Fatal(err)
 	}
 	for _, ti := range targets.TargetInfos {
@@ -359,4 +346,29 @@ func TestPageIDsFromADeadBrowserAreRejected(t *testing.T) {
 	})
 	out := s.fails("evaluate_script", map[string]any{"function": "() => 1", "pageId": id})
 	mustContain(t, out, fmt.Sprintf("page %d belonged to a browser that has since closed", id))
+}
+
+// openTabs opens n blank tabs in the browser at ws through a CDP connection
+// of the test's own, which it returns.
+func openTabs(t testing.TB, ws string, n int) *cdp.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	tr, err := cdp.DialWebSocket(ctx, ws, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := cdp.NewConn(tr)
+	t.Cleanup(func() { conn.Close() })
+	for range n {
+		if err := conn.Call(ctx, "", "Target.createTarget", cdp.CreateTargetParams{URL: "about:blank"}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return conn
+}
+
+// browserURL turns a browser WebSocket URL into its HTTP debugging address.
+func browserURL(ws string) string {
+	return "http://127.0.0.1:" + regexp.MustCompile(`:(\d+)/`).FindStringSubmatch(ws)[1]
 }

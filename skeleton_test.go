@@ -198,7 +198,7 @@ func TestSlimNavigateEvaluateScreenshot(t *testing.T) {
 // chromium starts a headless Chromium with a debugging port of its own, as a
 // user would, and returns its WebSocket URL and profile dir. It is killed
 // when the test ends.
-func chromium(t *testing.T) (wsURL, profile string, proc *os.Process) {
+func chromium(t testing.TB) (wsURL, profile string, proc *os.Process) {
 	t.Helper()
 	exe, err := exec.LookPath("chromium")
 	if err != nil {
@@ -237,7 +237,7 @@ func chromium(t *testing.T) (wsURL, profile string, proc *os.Process) {
 func TestAttachToRunningChrome(t *testing.T) {
 	site := pages(t, map[string]string{"/": `<title>Attached</title>`})
 	ws, profile, proc := chromium(t)
-	port := regexp.MustCompile(`:(\d+)/`).FindStringSubmatch(ws)[1]
+	port := strings.TrimPrefix(browserURL(ws), "http://127.0.0.1:")
 	for _, tc := range []struct {
 		name string
 		args []string
