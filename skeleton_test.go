@@ -211,6 +211,7 @@ func chromium(t testing.TB) (wsURL, profile string, proc *os.Process) {
 		args = append(args, "--no-sandbox")
 	}
 	cmd := exec.Command(exe, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -218,8 +219,10 @@ func chromium(t testing.TB) (wsURL, profile string, proc *os.Process) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// Registered after t.TempDir, so it runs first: Chromium and its helpers
+	// are gone before the profile is removed.
 	t.Cleanup(func() {
-		cmd.Process.Kill()
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
 	})
 	listening := regexp.MustCompile(`DevTools listening on (ws://\S+)`)

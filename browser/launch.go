@@ -175,8 +175,13 @@ func buildArgs(opts LaunchOptions, profile string) (args []string, noSandbox boo
 		args = append(args, "--no-sandbox")
 		noSandbox = true
 	}
-	if opts.ViewportWidth > 0 && opts.ViewportHeight > 0 {
+	switch {
+	case opts.ViewportWidth > 0 && opts.ViewportHeight > 0:
 		args = append(args, fmt.Sprintf("--window-size=%d,%d", opts.ViewportWidth, opts.ViewportHeight))
+	case opts.Headless:
+		// Headless windows otherwise take the emulated screen's size, and
+		// every screenshot costs the agent a 2000-pixel image.
+		args = append(args, "--window-size=1280,720")
 	}
 	if opts.ProxyServer != "" {
 		args = append(args, "--proxy-server="+opts.ProxyServer)
@@ -269,7 +274,7 @@ func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger) (*cdp.Con
 	select {
 	case err = <-errc:
 	case <-p.exited:
-		err = errors.New("Chrome exited during start-up")
+		err = errors.New("chrome exited during start-up")
 	}
 	if err != nil {
 		conn.Close()

@@ -120,7 +120,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	defer stop()
 
 	if nav.InitScript != "" {
-		var added cdp.AddScriptResult
+		var added cdp.ScriptID
 		if err := s.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", cdp.AddScriptParams{Source: nav.InitScript}, &added); err != nil {
 			return res, fmt.Errorf("add initScript: %w", err)
 		}
@@ -128,7 +128,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 			// Remove it even when ctx ran out: it is for this navigation only.
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			_ = s.Call(rctx, "Page.removeScriptToEvaluateOnNewDocument", cdp.RemoveScriptParams{Identifier: added.Identifier}, nil)
+			_ = s.Call(rctx, "Page.removeScriptToEvaluateOnNewDocument", added, nil)
 		}()
 	}
 

@@ -109,13 +109,9 @@ type AddScriptParams struct {
 	Source string `json:"source"`
 }
 
-// AddScriptResult names the script added, for removing it later.
-type AddScriptResult struct {
-	Identifier string `json:"identifier"`
-}
-
-// RemoveScriptParams are the parameters of Page.removeScriptToEvaluateOnNewDocument.
-type RemoveScriptParams struct {
+// ScriptID names a script added with Page.addScriptToEvaluateOnNewDocument
+// (its reply) for Page.removeScriptToEvaluateOnNewDocument (its parameters).
+type ScriptID struct {
 	Identifier string `json:"identifier"`
 }
 

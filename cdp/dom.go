@@ -1,0 +1,90 @@
+package cdp
+
+// DOM domain commands we use, as small typed structs. Nodes are named by
+// backend node id, which stays valid while the node lives, or by object id.
+
+// NodeRef names a DOM node by backend node id or by a remote object id.
+type NodeRef struct {
+	BackendNodeID int    `json:"backendNodeId,omitempty"`
+	ObjectID      string `json:"objectId,omitempty"`
+}
+
+// ResolveNodeResult is the reply to DOM.resolveNode.
+type ResolveNodeResult struct {
+	Object RemoteObject `json:"object"`
+}
+
+// Quad is four corners x1,y1..x4,y4 in CSS pixels of the frame's viewport.
+type Quad []float64
+
+// GetContentQuadsResult is the reply to DOM.getContentQuads.
+type GetContentQuadsResult struct {
+	Quads []Quad `json:"quads"`
+}
+
+// BoxModel is the part of DOM.BoxModel we read.
+type BoxModel struct {
+	Content Quad `json:"content"`
+}
+
+// GetBoxModelResult is the reply to DOM.getBoxModel.
+type GetBoxModelResult struct {
+	Model BoxModel `json:"model"`
+}
+
+// GetFrameOwnerParams are the parameters of DOM.getFrameOwner.
+type GetFrameOwnerParams struct {
+	FrameID string `json:"frameId"`
+}
+
+// GetFrameOwnerResult names the <iframe> element hosting a frame.
+type GetFrameOwnerResult struct {
+	BackendNodeID int `json:"backendNodeId"`
+}
+
+// DescribeNodeResult is the reply to DOM.describeNode.
+type DescribeNodeResult struct {
+	Node struct {
+		BackendNodeID int    `json:"backendNodeId"`
+		NodeName      string `json:"nodeName"`
+		FrameID       string `json:"frameId,omitempty"`
+	} `json:"node"`
+}
+
+// SetFileInputFilesParams are the parameters of DOM.setFileInputFiles.
+type SetFileInputFilesParams struct {
+	Files         []string `json:"files"`
+	BackendNodeID int      `json:"backendNodeId,omitempty"`
+	ObjectID      string   `json:"objectId,omitempty"`
+}
+
+// FrameTree is the reply to Page.getFrameTree (recursive).
+type FrameTree struct {
+	Frame       Frame       `json:"frame"`
+	ChildFrames []FrameTree `json:"childFrames,omitempty"`
+}
+
+// GetFrameTreeResult is the reply to Page.getFrameTree.
+type GetFrameTreeResult struct {
+	FrameTree FrameTree `json:"frameTree"`
+}
+
+// FileChooserOpenedEvent is Page.fileChooserOpened (with interception on).
+type FileChooserOpenedEvent struct {
+	FrameID       string `json:"frameId"`
+	Mode          string `json:"mode"`
+	BackendNodeID int    `json:"backendNodeId"`
+}
+
+// SetInterceptParams turn an interception (file chooser, drags) on or off.
+type SetInterceptParams struct {
+	Enabled bool `json:"enabled"`
+}
+
+// SetAutoAttachParams are the parameters of Target.setAutoAttach.
+type SetAutoAttachParams struct {
+	AutoAttach             bool          `json:"autoAttach"`
+	WaitForDebuggerOnStart bool          `json:"waitForDebuggerOnStart"`
+	Flatten                bool          `json:"flatten"`
+	Filter                 []FilterEntry `json:"filter,omitempty"`
+}
