@@ -138,3 +138,39 @@ func BenchmarkListPages200Tabs(b *testing.B) {
 	s.ok("list_pages", nil)
 	timeCalls(b, "list_pages", func() { s.ok("list_pages", nil) })
 }
+
+// rowsPage is a page of 3,000 rows, each a link, a button and an input:
+// about 12,000 accessibility nodes.
+const rowsPage = `<title>Rows</title><div id=rows></div><script>
+const rows = document.getElementById('rows');
+for (let i = 0; i < 3000; i++) {
+  const d = document.createElement('div');
+  d.innerHTML = '<a href="#r' + i + '">Row ' + i + '</a> <button>Edit ' + i + '</button> <input aria-label="Value ' + i + '" value="' + i + '">';
+  rows.append(d);
+}
+</script>`
+
+// BenchmarkSnapshot3000Rows measures take_snapshot through MCP on a page of
+// 3,000 rows.
+func BenchmarkSnapshot3000Rows(b *testing.B) {
+	site := pages(b, map[string]string{"/": rowsPage})
+	s := startServer(b, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	s.ok("take_snapshot", nil)
+	timeCalls(b, "take_snapshot", func() { s.ok("take_snapshot", map[string]any{"maxChars": 10_000_000}) })
+}
+
+// BenchmarkInput measures fill and click round trips on a simple form.
+func BenchmarkInput(b *testing.B) {
+	site := pages(b, map[string]string{"/": `<title>Form</title><input aria-label="Name"><button onclick="this.textContent='Clicked'">Send</button>`})
+	s := startServer(b, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	snap := s.ok("take_snapshot", nil)
+	name, send := uidOf(b, snap, `textbox "Name"`), uidOf(b, snap, `button "Send"`)
+	b.Run("fill", func(b *testing.B) {
+		timeCalls(b, "fill", func() { s.ok("fill", map[string]any{"uid": name, "value": "Ada Lovelace"}) })
+	})
+	b.Run("click", func(b *testing.B) {
+		timeCalls(b, "click", func() { s.ok("click", map[string]any{"uid": send}) })
+	})
+}

@@ -391,7 +391,11 @@ func TestHelpAndVersion(t *testing.T) {
 }
 
 // defaultTools are the tools that must be listed without any flag.
-var defaultTools = []string{"list_pages", "new_page", "select_page", "close_page", "navigate_page", "wait_for", "evaluate_script"}
+var defaultTools = []string{
+	"list_pages", "new_page", "select_page", "close_page", "navigate_page", "wait_for",
+	"evaluate_script", "take_snapshot",
+	"click", "hover", "drag", "fill", "fill_form", "type_text", "press_key", "upload_file", "handle_dialog",
+}
 
 // killGroup SIGKILLs the process group led by pid (a Chromium we launched).
 func killGroup(t *testing.T, pid int) {

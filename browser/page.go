@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/snapshot"
 )
 
 // Page is one tab or popup. Its id is stable for its lifetime and never
@@ -24,10 +25,12 @@ type Page struct {
 	closed    bool
 	session   *cdp.Session
 	attaching chan struct{} // closed when a running attach finishes
+	events    pageEvents
+	tracker   *snapshot.Tracker // uids of this page's snapshots
 }
 
 func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {
-	return &Page{ID: id, TargetID: info.TargetID, browser: b, info: info, lock: make(chan struct{}, 1), gone: make(chan struct{})}
+	return &Page{ID: id, TargetID: info.TargetID, browser: b, info: info, lock: make(chan struct{}, 1), gone: make(chan struct{}), tracker: snapshot.NewTracker()}
 }
 
 // Info returns the latest target info (title, URL, ...).
@@ -62,17 +65,26 @@ func (p *Page) markClosed() {
 	p.mu.Lock()
 	p.closed = true
 	p.session = nil
+	stops := p.events.reset()
 	p.mu.Unlock()
+	for _, stop := range stops {
+		stop()
+	}
 	close(p.gone)
 }
 
 // detached forgets the session when Chrome reports it detached.
 func (p *Page) detached(sessionID string) {
 	p.mu.Lock()
+	var stops []func()
 	if p.session != nil && p.session.ID == sessionID {
 		p.session = nil
+		stops = p.events.reset()
 	}
 	p.mu.Unlock()
+	for _, stop := range stops {
+		stop()
+	}
 }
 
 // Usable returns an error when the page cannot take commands: it was closed
@@ -146,12 +158,15 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 		return nil, fmt.Errorf("attach to page %d: %w", p.ID, err)
 	}
 	s := conn.Session(res.SessionID)
+	p.follow(s)
 	for _, c := range []struct {
 		method string
 		params any
 	}{
 		{"Page.enable", nil},
 		{"Page.setLifecycleEventsEnabled", cdp.SetLifecycleEventsEnabledParams{Enabled: true}},
+		{"Runtime.enable", nil},
+		{"Target.setAutoAttach", autoAttachFrames},
 	} {
 		if err := s.Call(ctx, c.method, c.params, nil); err != nil {
 			return nil, fmt.Errorf("set up page %d: %w", p.ID, err)

@@ -76,6 +76,9 @@ type Tool struct {
 	Slim bool
 	// AllowCrashed lets a page tool run on a crashed page (to recover it).
 	AllowCrashed bool
+	// IgnoresDialog lets a page tool run while a JavaScript dialog blocks
+	// the page; other page tools are refused then, pointing to handle_dialog.
+	IgnoresDialog bool
 
 	schema   json.RawMessage
 	props    map[string]*jsonschema.Resolved
@@ -242,7 +245,7 @@ type Server struct {
 
 // all is every tool declared in this package, in listing order.
 func all() []*Tool {
-	return slices.Concat(navigationTools(), debuggingTools(), slimTools())
+	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), slimTools())
 }
 
 // NewServer returns the tool server for opts, driving the browsers of m.
@@ -322,6 +325,9 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 		}
 		defer unlock()
 		c.Page = p
+		if d := p.Dialog(); d != nil && !t.IgnoresDialog {
+			return fmt.Errorf("a %s dialog is open on the page (%q) and blocks it; call handle_dialog to accept or dismiss it first", d.Type, d.Message)
+		}
 	}
 	return t.run(ctx, c, encode(args))
 }

@@ -3,10 +3,12 @@ package tools
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/browser"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
+	"github.com/devtools-mcp/devtools-mcp/snapshot"
 )
 
 // Response is what a handler fills: text lines, images, and which sections
@@ -16,8 +18,21 @@ type Response struct {
 	lines        []string
 	images       []jsonrpc.Content
 	includePages bool
+	snapshot     *snapshotRequest
 	err          error
 }
+
+// snapshotRequest says how to render the page snapshot appended to a response.
+type snapshotRequest struct {
+	verbose  bool
+	uid      string
+	maxChars int
+	filePath string
+}
+
+// defaultSnapshotChars caps inline snapshots so one big page cannot flood
+// the agent's context; filePath saves the whole tree.
+const defaultSnapshotChars = 60000
 
 // Linef appends one line (or several, if the text has newlines) of text.
 func (r *Response) Linef(format string, args ...any) {
@@ -33,6 +48,11 @@ func (r *Response) Image(data []byte, mimeType string) {
 // which pages exist or which one is selected.
 func (r *Response) IncludePages() { r.includePages = true }
 
+// IncludeSnapshot appends a snapshot of the page acted on.
+func (r *Response) IncludeSnapshot(verbose bool) {
+	r.snapshot = &snapshotRequest{verbose: verbose, maxChars: defaultSnapshotChars}
+}
+
 // Error marks the call failed with err; lines written so far are kept.
 func (r *Response) Error(err error) { r.err = err }
 
@@ -43,9 +63,23 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
+	if r.err == nil && r.snapshot != nil && c.Page != nil {
+		if err := writeSnapshot(ctx, &b, c.Page, r.snapshot); err != nil {
+			r.err = err
+		}
+	}
 	if r.err != nil {
 		b.WriteString(r.err.Error())
 		b.WriteByte('\n')
+	}
+	if c.Page != nil {
+		if d := c.Page.Dialog(); d != nil {
+			fmt.Fprintf(&b, "# Open dialog\n%s: %s", d.Type, d.Message)
+			if d.Type == "prompt" {
+				fmt.Fprintf(&b, " (default value: %q)", d.DefaultPrompt)
+			}
+			b.WriteString(".\nCall handle_dialog to accept or dismiss it before continuing.\n")
+		}
 	}
 	if r.includePages && c.Browser != nil {
 		if err := c.Browser.Refresh(ctx); err != nil {
@@ -60,6 +94,44 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 	}
 	res.Content = append(res.Content, r.images...)
 	return res
+}
+
+// writeSnapshot takes a snapshot of page and writes it inline, or saves it
+// whole to the requested file.
+func writeSnapshot(ctx context.Context, b *strings.Builder, page *browser.Page, req *snapshotRequest) error {
+	snap, err := page.Snapshot(ctx, req.verbose)
+	if err != nil {
+		return err
+	}
+	if req.filePath != "" {
+		text, err := snap.Format(snapshot.Options{UID: req.uid})
+		if err != nil {
+			return err
+		}
+		if err := writeFile(req.filePath, []byte(text)); err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "Saved snapshot to %s.\n", req.filePath)
+		return nil
+	}
+	text, err := snap.Format(snapshot.Options{UID: req.uid, MaxChars: req.maxChars})
+	if err != nil {
+		return err
+	}
+	b.WriteString("## Latest page snapshot\n")
+	b.WriteString(text)
+	if !strings.HasSuffix(text, "\n") {
+		b.WriteByte('\n')
+	}
+	return nil
+}
+
+// writeFile creates or replaces path with data, readable only by the user.
+func writeFile(path string, data []byte) error {
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return fmt.Errorf("save to %s: %w", path, err)
+	}
+	return nil
 }
 
 // writePages writes one line per open page: "id: title (url)", marking the

@@ -1,0 +1,305 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// How long an action's effects are awaited: the DOM must be quiet for
+// domQuiet, but no longer than domSettleCap in all; a navigation that starts
+// meanwhile is awaited for up to actionLoadCap.
+const (
+	domQuiet      = 100 * time.Millisecond
+	domSettleCap  = 3 * time.Second
+	actionLoadCap = 10 * time.Second
+)
+
+// ActionReport is what an action caused, for the agent to read.
+type ActionReport struct {
+	// Dialog is a JavaScript dialog the action opened; the page waits for
+	// handle_dialog.
+	Dialog *cdp.DialogOpeningEvent
+	// Navigated is the URL a navigation the action started went to.
+	Navigated string
+	// LoadTimedOut is set when that navigation did not finish loading in time.
+	LoadTimedOut bool
+	// Errors are uncaught exceptions and console errors that happened while
+	// the action settled.
+	Errors []string
+}
+
+// actionWatch collects what happens on the page while an action runs.
+type actionWatch struct {
+	mainFrame string
+	changed   chan struct{}
+
+	mu          sync.Mutex
+	navigations int    // main-frame navigations started
+	handled     int    // of those, how many the settle loop has taken up
+	pending     bool   // the last one has not finished loading
+	url         string // where it went
+	committed   string // loader of the document it committed
+	dialog      *cdp.DialogOpeningEvent
+	errors      []string
+}
+
+func (w *actionWatch) onEvent(ev Event) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch ev.Method {
+	case "Page.frameRequestedNavigation", "Page.frameStartedNavigating", "Page.frameStoppedLoading", "Page.navigatedWithinDocument":
+		var e struct {
+			FrameID string `json:"frameId"`
+			URL     string `json:"url"`
+		}
+		if json.Unmarshal(ev.Params, &e) != nil || e.FrameID != w.mainFrame {
+			return
+		}
+		switch ev.Method {
+		case "Page.frameStoppedLoading":
+			w.pending = false // also ends navigations that commit nothing (204, downloads)
+		case "Page.navigatedWithinDocument":
+			w.pending, w.url = false, e.URL
+		default:
+			if !w.pending {
+				w.navigations++
+			}
+			w.pending, w.url, w.committed = true, e.URL, ""
+		}
+	case "Page.frameNavigated":
+		if e, err := cdp.Decode[cdp.FrameNavigatedEvent](ev.Params); err == nil && e.Frame.ParentID == "" {
+			if !w.pending {
+				w.navigations++
+			}
+			w.pending, w.url, w.committed = true, e.Frame.URL, e.Frame.LoaderID
+		}
+	case "Page.lifecycleEvent":
+		if e, err := cdp.Decode[cdp.LifecycleEvent](ev.Params); err == nil && e.Name == "load" && e.FrameID == w.mainFrame && e.LoaderID == w.committed {
+			w.pending = false
+		}
+	case "Page.javascriptDialogOpening":
+		if e, err := cdp.Decode[cdp.DialogOpeningEvent](ev.Params); err == nil {
+			w.dialog = &e
+		}
+	case "Runtime.exceptionThrown":
+		var e struct {
+			ExceptionDetails cdp.ExceptionDetails `json:"exceptionDetails"`
+		}
+		if json.Unmarshal(ev.Params, &e) == nil {
+			w.errors = append(w.errors, "Uncaught "+firstLine(e.ExceptionDetails.Message()))
+		}
+	case "Runtime.consoleAPICalled":
+		var e struct {
+			Type string             `json:"type"`
+			Args []cdp.RemoteObject `json:"args"`
+		}
+		if json.Unmarshal(ev.Params, &e) == nil && (e.Type == "error" || e.Type == "assert") {
+			w.errors = append(w.errors, "console."+e.Type+": "+formatArgs(e.Args))
+		}
+	default:
+		return
+	}
+	select {
+	case w.changed <- struct{}{}:
+	default:
+	}
+}
+
+// dialogOpen reports whether the action opened a dialog.
+func (w *actionWatch) dialogOpen() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.dialog != nil
+}
+
+// takeNavigation reports whether a navigation started that the settle loop
+// has not taken up yet, and takes it up.
+func (w *actionWatch) takeNavigation() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.handled < w.navigations {
+		w.handled = w.navigations
+		return true
+	}
+	return false
+}
+
+// loading reports whether the last navigation is still loading.
+func (w *actionWatch) loading() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.pending
+}
+
+// Act runs act on the page and waits for what it caused: a navigation that
+// starts right after it is awaited until loaded, then the DOM must be quiet.
+// A dialog the action opens ends the wait at once (the page is blocked
+// until handle_dialog). act's own error is returned as is.
+func (p *Page) Act(ctx context.Context, act func(ctx context.Context) error) (ActionReport, error) {
+	var rep ActionReport
+	w := &actionWatch{mainFrame: p.TargetID, changed: make(chan struct{}, 1)}
+	stop := p.watch(w.onEvent)
+	defer stop()
+
+	// The action runs beside the watch: input commands are not answered
+	// while a dialog they opened is showing.
+	actx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- act(actx) }()
+	for done := false; !done; {
+		select {
+		case err := <-errc:
+			if err != nil {
+				return rep, err
+			}
+			done = true
+		case <-w.changed:
+			if w.dialogOpen() {
+				return p.report(w), nil
+			}
+		case <-ctx.Done():
+			return rep, ctx.Err()
+		}
+	}
+
+	return p.settle(ctx, w)
+}
+
+// settle waits for the page to come to rest after an action: the DOM must
+// be quiet for domQuiet (at most domSettleCap). A main-frame navigation
+// that starts meanwhile is awaited until loaded (at most actionLoadCap),
+// then the new document gets the same quiet time. A dialog ends the wait.
+func (p *Page) settle(ctx context.Context, w *actionWatch) (ActionReport, error) {
+	timedOut := false
+	for range 3 { // a page that keeps navigating gets three rounds
+		navigated, err := w.quietOrNavigation(ctx, p.quietDOM(ctx))
+		if err != nil {
+			return ActionReport{}, err
+		}
+		if !navigated {
+			break
+		}
+		if timedOut, err = w.awaitLoad(ctx); err != nil {
+			return ActionReport{}, err
+		}
+		if timedOut || w.dialogOpen() {
+			break
+		}
+	}
+	rep := p.report(w)
+	rep.LoadTimedOut = timedOut
+	return rep, nil
+}
+
+// quietOrNavigation waits for quiet (the result of quietDOM) and reports
+// whether a navigation started first. A dialog ends the wait.
+func (w *actionWatch) quietOrNavigation(ctx context.Context, quiet <-chan error) (navigated bool, err error) {
+	for {
+		if w.dialogOpen() {
+			return false, nil
+		}
+		if w.takeNavigation() {
+			return true, nil
+		}
+		select {
+		case err := <-quiet:
+			if w.takeNavigation() {
+				return true, nil
+			}
+			if err != nil && !isContextLost(err) {
+				return false, err
+			}
+			return false, nil
+		case <-w.changed:
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+}
+
+// awaitLoad waits until the navigation taken up has loaded (timedOut when
+// that takes over actionLoadCap) or a dialog opened.
+func (w *actionWatch) awaitLoad(ctx context.Context) (timedOut bool, err error) {
+	loadBy := time.NewTimer(actionLoadCap)
+	defer loadBy.Stop()
+	for w.loading() && !w.dialogOpen() {
+		select {
+		case <-w.changed:
+		case <-loadBy.C:
+			return true, nil
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+	return false, nil
+}
+
+// quietDOM starts waiting in the page until its DOM had no mutation for
+// domQuiet, at most domSettleCap; the result arrives on the channel. The
+// evaluation is abandoned when ctx ends.
+func (p *Page) quietDOM(ctx context.Context) <-chan error {
+	errc := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, domSettleCap+time.Second)
+		defer cancel()
+		_, err := p.Evaluate(ctx, fmt.Sprintf(`new Promise(resolve => {
+  const done = () => { obs.disconnect(); clearTimeout(cap); resolve(); };
+  let quiet = setTimeout(done, %d);
+  const cap = setTimeout(done, %d);
+  const obs = new MutationObserver(() => { clearTimeout(quiet); quiet = setTimeout(done, %d); });
+  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+})`, domQuiet.Milliseconds(), domSettleCap.Milliseconds(), domQuiet.Milliseconds()))
+		errc <- err
+	}()
+	return errc
+}
+
+// report builds the ActionReport from what the watch saw.
+func (p *Page) report(w *actionWatch) ActionReport {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	rep := ActionReport{Dialog: w.dialog, Errors: w.errors}
+	if w.navigations > 0 {
+		rep.Navigated = w.url
+	}
+	return rep
+}
+
+// ErrDialogOpen is wrapped when a tool cannot run because a dialog blocks the page.
+var ErrDialogOpen = errors.New("a dialog is open")
+
+// firstLine returns s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// formatArgs renders console arguments the way DevTools prints them on one line.
+func formatArgs(args []cdp.RemoteObject) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		switch {
+		case a.Type == "string":
+			var s string
+			_ = json.Unmarshal(a.Value, &s)
+			parts[i] = s
+		case len(a.Value) > 0:
+			parts[i] = string(a.Value)
+		case a.UnserializableValue != "":
+			parts[i] = a.UnserializableValue
+		case a.Description != "":
+			parts[i] = firstLine(a.Description)
+		default:
+			parts[i] = a.Type
+		}
+	}
+	return strings.Join(parts, " ")
+}

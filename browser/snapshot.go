@@ -1,0 +1,111 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/snapshot"
+)
+
+// Snapshot reads the page's accessibility tree, with the documents of its
+// iframes (same-process and cross-process) grafted under their <iframe>
+// elements, and numbers its nodes with uids that stay stable while the
+// nodes live.
+func (p *Page) Snapshot(ctx context.Context, verbose bool) (*snapshot.Snapshot, error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var tree cdp.GetFrameTreeResult
+	if err := s.Call(ctx, "Page.getFrameTree", nil, &tree); err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	root, err := p.collect(ctx, s, tree.FrameTree)
+	if err != nil {
+		return nil, err
+	}
+	return p.tracker.Take(root, verbose), nil
+}
+
+// collect reads the accessibility tree of frame ft through session s, and
+// recursively its child frames'. A child frame that goes away meanwhile is
+// left out rather than failing the snapshot.
+func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree) (*snapshot.Frame, error) {
+	var ax cdp.GetFullAXTreeResult
+	if err := s.Call(ctx, "Accessibility.getFullAXTree", cdp.GetFullAXTreeParams{FrameID: ft.Frame.ID}, &ax); err != nil {
+		return nil, fmt.Errorf("snapshot of frame %s: %w", ft.Frame.URL, err)
+	}
+	f := &snapshot.Frame{Scope: s.ID, Nodes: ax.Nodes}
+	// Cross-process iframes are missing from a session's frame tree when
+	// it is the page's: add the ones announced on this session.
+	children := ft.ChildFrames
+	if ft.Frame.ParentID == "" {
+		for _, id := range p.childFrames(s) {
+			if !slices.ContainsFunc(children, func(c cdp.FrameTree) bool { return c.Frame.ID == id }) {
+				children = append(children, cdp.FrameTree{Frame: cdp.Frame{ID: id}})
+			}
+		}
+	}
+	for _, child := range children {
+		var owner cdp.GetFrameOwnerResult
+		if err := s.Call(ctx, "DOM.getFrameOwner", cdp.GetFrameOwnerParams{FrameID: child.Frame.ID}, &owner); err != nil {
+			continue
+		}
+		cs, ct := s, child
+		if fs := p.frameSession(child.Frame.ID); fs != nil {
+			// A cross-process frame: its document is read through its own session.
+			var tree cdp.GetFrameTreeResult
+			if err := fs.Call(ctx, "Page.getFrameTree", nil, &tree); err != nil {
+				continue
+			}
+			cs, ct = fs, tree.FrameTree
+		}
+		cf, err := p.collect(ctx, cs, ct)
+		if err != nil {
+			continue
+		}
+		cf.Owner = owner.BackendNodeID
+		f.Children = append(f.Children, cf)
+	}
+	return f, nil
+}
+
+// childFrames lists the cross-process iframes announced on session s.
+func (p *Page) childFrames(s *cdp.Session) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var ids []string
+	for id, parent := range p.events.parents {
+		if parent.ID == s.ID {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// Element resolves a uid from any snapshot of the page to its DOM node.
+func (p *Page) Element(ctx context.Context, uid string) (*Element, error) {
+	key, err := p.tracker.Lookup(uid)
+	if err != nil {
+		return nil, err
+	}
+	if key.BackendNodeID < 0 {
+		return nil, fmt.Errorf("uid=%s is an accessibility node without a DOM element of its own; act on its parent's uid instead", uid)
+	}
+	if _, err := p.Session(ctx); err != nil {
+		return nil, err
+	}
+	s := p.sessionByID(key.Scope)
+	if s == nil {
+		return nil, fmt.Errorf("element uid=%s no longer exists (its frame is gone); take a new snapshot", uid)
+	}
+	return resolve(ctx, s, key.BackendNodeID, uid)
+}
+
+// newDocument forgets the uids of the previous document. Called with p.mu held.
+func (p *Page) newDocument() {
+	p.tracker.Reset()
+}

@@ -1,0 +1,603 @@
+package snapshot
+
+import (
+	"bytes"
+	"hash/fnv"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// This file turns a Frame tree into a tree of Nodes (without uids). The
+// selection of "interesting" nodes follows Puppeteer's
+// page.accessibility.snapshot({interestingOnly: true, includeIframes: true}),
+// and the properties follow its node serialization, since that is what the
+// TypeScript chrome-devtools-mcp prints. Where this package differs:
+//
+//   - InlineTextBox nodes are always left out, also in verbose snapshots: they
+//     repeat their StaticText parent's text and have no DOM node of their own.
+//   - A StaticText is left out of a non-verbose snapshot when the nearest kept
+//     node above it is focusable (or a control) and its name already contains
+//     the text, as for the text of a link.
+//   - The tree is built from childIds with every node placed at most once
+//     (first parent wins, cycles cut); nodes not reachable from the first
+//     node are left out.
+//   - A frame grafted below a node that is not kept is lifted to the nearest
+//     kept ancestor instead of being lost.
+//   - Password values are masked (see Frame.Passwords).
+
+// passwordMask replaces the value of password inputs, whatever its length.
+const passwordMask = "••••"
+
+// item is one accessibility node while building.
+type item struct {
+	ax       *cdp.AXNode
+	scope    string
+	role     string
+	name     string
+	children []int32 // indexes in builder.items, same frame
+	grafts   []int32 // roots of frames hosted by this node
+
+	focusable, richlyEditable, editable, hidden bool
+	busy, modal, hasErrormessage, hasDetails    bool
+	live, roledescription                       string
+	password                                    bool // a password input, or inside one
+
+	focusableChild int8 // hasFocusableChild cache: 0 unknown, 1 no, 2 yes
+	keep           bool
+}
+
+// builder holds the state of one Take.
+type builder struct {
+	items   []item
+	verbose bool
+	frames  map[*Frame]bool // frames already built, against cycles
+	used    map[Key]bool    // identity keys handed out in this snapshot
+	count   int
+	roles   map[string]string // interned roles, by raw JSON value
+	kv      []kv              // scratch for props
+	slab    []Node            // Nodes are allocated from here, in chunks
+}
+
+// kv is a property while props sorts them.
+type kv struct {
+	name  string
+	s     string
+	truth bool
+}
+
+// build returns the unnumbered node tree of root, or nil.
+func build(root *Frame, verbose bool) (*Node, int) {
+	if root == nil {
+		return nil, 0
+	}
+	b := &builder{verbose: verbose, frames: map[*Frame]bool{}}
+	b.items = make([]item, 0, countNodes(root))
+	top := b.frame(root)
+	if top < 0 {
+		return nil, 0
+	}
+	if !verbose {
+		b.collect(top, false)
+		b.items[top].keep = true // the page itself, whatever Chromium says
+	}
+	b.used = make(map[Key]bool, len(b.items))
+	nodes := b.serialize(top, nil, nil)
+	return nodes[0], b.count
+}
+
+// countNodes returns how many AX nodes root's frames have, to size buffers.
+func countNodes(root *Frame) int {
+	seen := map[*Frame]bool{}
+	total := 0
+	stack := []*Frame{root}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if f == nil || seen[f] {
+			continue
+		}
+		seen[f] = true
+		total += len(f.Nodes)
+		stack = append(stack, f.Children...)
+	}
+	return total
+}
+
+// frame adds the items of f and of the frames it hosts, and returns the
+// index of f's root item, or -1 when f has no nodes.
+func (b *builder) frame(f *Frame) int32 {
+	if f == nil || b.frames[f] || len(f.Nodes) == 0 {
+		return -1
+	}
+	b.frames[f] = true
+
+	byID := make(map[string]int32, len(f.Nodes))
+	for i := range f.Nodes {
+		id := f.Nodes[i].NodeID
+		if _, dup := byID[id]; !dup {
+			byID[id] = int32(i)
+		}
+	}
+	// Child frames by owner element.
+	var owned map[int][]*Frame
+	for _, c := range f.Children {
+		if c != nil && c.Owner != 0 {
+			if owned == nil {
+				owned = map[int][]*Frame{}
+			}
+			owned[c.Owner] = append(owned[c.Owner], c)
+		}
+	}
+
+	base := int32(len(b.items))
+	placed := make([]bool, len(f.Nodes))
+	// local index -> item index, for nodes placed in the tree
+	itemOf := make([]int32, len(f.Nodes))
+
+	// Depth-first over childIds from the first node, each node placed once.
+	type visit struct {
+		local    int32
+		password bool // inside a password input
+	}
+	rootItem := b.newItem(f, &f.Nodes[0], b.roleOf(&f.Nodes[0]), false)
+	placed[0] = true
+	itemOf[0] = rootItem
+	stack := []visit{{0, b.items[rootItem].password}}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		it := itemOf[v.local]
+		ax := &f.Nodes[v.local]
+		var kids, locals []int32
+		for _, cid := range ax.ChildIDs {
+			ci, ok := byID[cid]
+			if !ok || placed[ci] {
+				continue
+			}
+			child := &f.Nodes[ci]
+			role := b.roleOf(child)
+			if role == "InlineTextBox" {
+				continue
+			}
+			placed[ci] = true
+			ni := b.newItem(f, child, role, v.password)
+			itemOf[ci] = ni
+			kids = append(kids, ni)
+			locals = append(locals, ci)
+		}
+		b.items[it].children = kids
+		// Push in reverse so that children are visited in order.
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, visit{locals[i], b.items[kids[i]].password})
+		}
+	}
+	if owned == nil {
+		return rootItem
+	}
+	// Graft hosted frames under their owner element, in document order.
+	end := int32(len(b.items)) // grafting appends the child frames' items
+	for i := base; i < end; i++ {
+		id := b.items[i].ax.BackendDOMNodeID
+		if id == 0 {
+			continue
+		}
+		for _, c := range owned[id] {
+			if g := b.frame(c); g >= 0 {
+				b.items[i].grafts = append(b.items[i].grafts, g)
+			}
+		}
+		delete(owned, id)
+	}
+	return rootItem
+}
+
+// newItem adds an item for ax, a node of f with the given role.
+func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool) int32 {
+	it := item{ax: ax, scope: f.Scope, role: role, name: str(ax.Name)}
+	for i := range ax.Properties {
+		p := &ax.Properties[i]
+		switch p.Name {
+		case "editable":
+			it.editable = true
+			it.richlyEditable = str(&p.Value) == "richtext"
+		case "focusable":
+			it.focusable = truthy(&p.Value)
+		case "hidden":
+			it.hidden = truthy(&p.Value)
+		case "busy":
+			it.busy = truthy(&p.Value)
+		case "live":
+			it.live = str(&p.Value)
+		case "modal":
+			it.modal = truthy(&p.Value)
+		case "roledescription":
+			it.roledescription = str(&p.Value)
+		case "errormessage":
+			it.hasErrormessage = true
+		case "details":
+			it.hasDetails = true
+		}
+	}
+	it.password = inPassword || isPassword(f, ax, it.role)
+	b.items = append(b.items, it)
+	return int32(len(b.items) - 1)
+}
+
+// isPassword tells whether ax is a password input: listed in f.Passwords, or
+// a textbox whose value Chromium masked (non-empty, all "•").
+func isPassword(f *Frame, ax *cdp.AXNode, role string) bool {
+	if ax.BackendDOMNodeID != 0 && f.Passwords[ax.BackendDOMNodeID] {
+		return true
+	}
+	if role != "textbox" || ax.Value == nil {
+		return false
+	}
+	v := str(ax.Value)
+	return v != "" && strings.Trim(v, "•") == ""
+}
+
+// str is v.String() without the JSON decoder for plain strings, which is
+// most of the time of a snapshot otherwise.
+func str(v *cdp.AXValue) string {
+	if v == nil || len(v.Value) == 0 {
+		return ""
+	}
+	raw := v.Value
+	if raw[0] != '"' {
+		return string(raw) // a number or boolean, as AXValue.String
+	}
+	if len(raw) >= 2 && raw[len(raw)-1] == '"' {
+		inner := raw[1 : len(raw)-1]
+		if bytes.IndexByte(inner, '\\') < 0 && bytes.IndexByte(inner, '"') < 0 && utf8.Valid(inner) {
+			return string(inner)
+		}
+	}
+	return v.String()
+}
+
+// roleOf returns ax's role, "Unknown" when it has none (as Puppeteer). Role
+// strings are interned per snapshot: there are few and every node has one.
+func (b *builder) roleOf(ax *cdp.AXNode) string {
+	if ax.Role == nil || len(ax.Role.Value) == 0 {
+		return "Unknown"
+	}
+	if r, ok := b.roles[string(ax.Role.Value)]; ok {
+		return r
+	}
+	r := str(ax.Role)
+	if r == "" {
+		r = "Unknown"
+	}
+	if b.roles == nil {
+		b.roles = map[string]string{}
+	}
+	b.roles[string(ax.Role.Value)] = r
+	return r
+}
+
+// truthy tells whether a property value counts as set: true, or a string or
+// number that JavaScript would take as true.
+func truthy(v *cdp.AXValue) bool {
+	s := bytes.TrimSpace(v.Value)
+	return !(len(s) == 0 || string(s) == "false" || string(s) == "null" || string(s) == "0" || string(s) == `""`)
+}
+
+// isLeaf is Puppeteer's AXNode.isLeafNode.
+func (b *builder) isLeaf(i int32) bool {
+	it := &b.items[i]
+	if len(it.children) == 0 {
+		return true
+	}
+	if it.isPlainTextField() || isTextOnly(it.role) {
+		return true
+	}
+	switch it.role {
+	case "doc-cover", "graphics-symbol", "img", "image", "Meter", "scrollbar", "slider", "separator", "progressbar":
+		return true
+	}
+	if b.hasFocusableChild(i) {
+		return false
+	}
+	return it.role == "heading" && it.name != ""
+}
+
+func (it *item) isPlainTextField() bool {
+	if it.richlyEditable {
+		return false
+	}
+	return it.editable || it.role == "textbox" || it.role == "searchbox"
+}
+
+func isTextOnly(role string) bool {
+	switch role {
+	case "LineBreak", "text", "InlineTextBox", "StaticText":
+		return true
+	}
+	return false
+}
+
+// hasFocusableChild tells whether some descendant of i (same frame) is
+// focusable. Results are cached, so all calls together are linear.
+func (b *builder) hasFocusableChild(i int32) bool {
+	switch b.items[i].focusableChild {
+	case 1:
+		return false
+	case 2:
+		return true
+	}
+	found := false
+	for _, c := range b.items[i].children {
+		if b.items[c].focusable || b.hasFocusableChild(c) {
+			found = true
+			break
+		}
+	}
+	if found {
+		b.items[i].focusableChild = 2
+	} else {
+		b.items[i].focusableChild = 1
+	}
+	return found
+}
+
+// isControl is Puppeteer's AXNode.isControl.
+func isControl(role string) bool {
+	switch role {
+	case "button", "checkbox", "ColorWell", "combobox", "DisclosureTriangle", "listbox", "menu", "menubar",
+		"menuitem", "menuitemcheckbox", "menuitemradio", "radio", "scrollbar", "searchbox", "slider",
+		"spinbutton", "switch", "tab", "textbox", "tree", "treeitem":
+		return true
+	}
+	return false
+}
+
+// isLandmark is Puppeteer's AXNode.isLandmark.
+func isLandmark(role string) bool {
+	switch role {
+	case "banner", "complementary", "contentinfo", "form", "main", "navigation", "region", "search":
+		return true
+	}
+	return false
+}
+
+// isInteresting is Puppeteer's AXNode.isInteresting.
+func (b *builder) isInteresting(i int32, insideControl bool) bool {
+	it := &b.items[i]
+	if it.role == "Ignored" || it.hidden || it.ax.Ignored {
+		return false
+	}
+	if isLandmark(it.role) {
+		return true
+	}
+	if it.focusable || it.richlyEditable || it.busy || (it.live != "" && it.live != "off") ||
+		it.modal || it.hasErrormessage || it.hasDetails || it.roledescription != "" {
+		return true
+	}
+	if isControl(it.role) {
+		return true
+	}
+	if insideControl {
+		return false
+	}
+	return b.isLeaf(i) && (it.name != "" || str(it.ax.Description) != "")
+}
+
+// collect marks the interesting nodes of i's subtree (Puppeteer's
+// collectInterestingNodes); hosted frames start afresh.
+func (b *builder) collect(i int32, insideControl bool) {
+	type visit struct {
+		i             int32
+		insideControl bool
+	}
+	stack := []visit{{i, insideControl}}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		it := &b.items[v.i]
+		if len(it.grafts) > 0 || b.isInteresting(v.i, v.insideControl) {
+			it.keep = true
+		}
+		for _, g := range it.grafts {
+			stack = append(stack, visit{g, false})
+		}
+		if b.isLeaf(v.i) {
+			continue
+		}
+		inside := v.insideControl || isControl(it.role)
+		for _, c := range it.children {
+			stack = append(stack, visit{c, inside})
+		}
+	}
+}
+
+// serialize returns the nodes i stands for: itself with its kept
+// descendants, or, when it is not kept, its kept descendants lifted. kept is
+// the nearest kept ancestor (nil at the top).
+func (b *builder) serialize(i int32, kept *Node, dst []*Node) []*Node {
+	it := &b.items[i]
+	if !b.verbose && !it.keep {
+		for _, c := range it.children {
+			dst = b.serialize(c, kept, dst)
+		}
+		for _, g := range it.grafts {
+			dst = b.serialize(g, kept, dst)
+		}
+		return dst
+	}
+	if !b.verbose && it.role == "StaticText" && kept != nil && repeatsParent(it, kept) {
+		return dst
+	}
+	n := b.node(it)
+	var kids []*Node
+	for _, c := range it.children {
+		kids = b.serialize(c, n, kids)
+	}
+	for _, g := range it.grafts {
+		kids = b.serialize(g, n, kids)
+	}
+	n.Children = kids
+	return append(dst, n)
+}
+
+// repeatsParent tells whether the StaticText it only repeats part of the
+// name of kept, its nearest kept ancestor, when that is focusable or a
+// control (the text of a link, say).
+func repeatsParent(it *item, kept *Node) bool {
+	if !kept.focusable {
+		return false
+	}
+	return strings.Contains(kept.Name, strings.TrimSpace(it.name))
+}
+
+// node makes the Node of it (without uid and children), with its key and
+// properties.
+func (b *builder) node(it *item) *Node {
+	b.count++
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]Node, 0, 256)
+	}
+	b.slab = append(b.slab, Node{Role: it.role, Name: it.name})
+	n := &b.slab[len(b.slab)-1]
+	ax := it.ax
+	n.Key = Key{Scope: it.scope, BackendNodeID: ax.BackendDOMNodeID}
+	ident := n.Key
+	if ax.BackendDOMNodeID <= 0 || b.used[ident] {
+		ident = Key{Scope: it.scope, BackendNodeID: syntheticID(ax.NodeID)}
+		for b.used[ident] {
+			ident.BackendNodeID--
+		}
+		if ax.BackendDOMNodeID <= 0 {
+			n.Key = ident
+		}
+	}
+	b.used[ident] = true
+	n.ident = ident
+	n.focusable = it.focusable || isControl(it.role)
+	n.Props = b.props(it)
+	if it.password && n.Name != "" && it.role != "textbox" {
+		// The text inside a password input.
+		n.Name = passwordMask
+	}
+	return n
+}
+
+// syntheticID derives a negative id from an AX node id, for nodes without a
+// DOM node (or sharing one with another node).
+func syntheticID(nodeID string) int {
+	const span = 1 << 30
+	if n, err := strconv.Atoi(nodeID); err == nil && n > 0 && n < span {
+		return -n
+	}
+	h := fnv.New32a()
+	h.Write([]byte(nodeID))
+	return -(span + int(h.Sum32()%span))
+}
+
+// ableOf maps the boolean properties that also print an "-able" form
+// whenever present, true or false, to that form (as the reference server).
+var ableOf = map[string]string{
+	"disabled": "disableable",
+	"expanded": "expandable",
+	"focused":  "focusable",
+	"selected": "selectable",
+}
+
+// propKind is how Puppeteer serializes each property it knows.
+type propKind uint8
+
+const (
+	kindString propKind = iota + 1
+	kindBool
+	kindTristate
+	kindNumber
+	kindToken
+)
+
+var kinds = map[string]propKind{
+	"value": kindString, "description": kindString, "keyshortcuts": kindString,
+	"roledescription": kindString, "valuetext": kindString, "url": kindString,
+	"disabled": kindBool, "expanded": kindBool, "focused": kindBool, "modal": kindBool,
+	"multiline": kindBool, "multiselectable": kindBool, "readonly": kindBool,
+	"required": kindBool, "selected": kindBool, "busy": kindBool, "atomic": kindBool,
+	"checked": kindTristate, "pressed": kindTristate,
+	"level": kindNumber, "valuemax": kindNumber, "valuemin": kindNumber,
+	"autocomplete": kindToken, "haspopup": kindToken, "invalid": kindToken,
+	"orientation": kindToken, "live": kindToken, "relevant": kindToken,
+	"errormessage": kindToken, "details": kindToken,
+}
+
+// props returns it's printed properties, sorted by name, each "-able" form
+// just before the property it comes from.
+func (b *builder) props(it *item) []Prop {
+	ax := it.ax
+	raw := b.kv[:0]
+	defer func() { b.kv = raw[:0] }()
+	set := func(e kv) {
+		for i := range raw {
+			if raw[i].name == e.name {
+				raw[i] = e
+				return
+			}
+		}
+		raw = append(raw, e)
+	}
+	for i := range ax.Properties {
+		p := &ax.Properties[i]
+		name := strings.ToLower(p.Name)
+		if kinds[name] != 0 {
+			set(kv{name, str(&p.Value), truthy(&p.Value)})
+		}
+	}
+	if ax.Value != nil {
+		set(kv{"value", str(ax.Value), truthy(ax.Value)})
+	}
+	if ax.Description != nil {
+		set(kv{"description", str(ax.Description), truthy(ax.Description)})
+	}
+	// An option's AX node has no value: the reference server shows its text.
+	if it.role == "option" && it.name != "" {
+		set(kv{"value", it.name, true})
+	}
+	if len(raw) == 0 {
+		return nil
+	}
+	slices.SortFunc(raw, func(x, y kv) int { return strings.Compare(x.name, y.name) })
+
+	out := make([]Prop, 0, len(raw)+1)
+	for _, p := range raw {
+		switch kinds[p.name] {
+		case kindString, kindNumber:
+			s := p.s
+			if p.name == "value" && it.password && s != "" {
+				s = passwordMask
+			}
+			out = append(out, Prop{Name: p.name, Value: s})
+		case kindBool:
+			if p.name == "focused" && it.role == "RootWebArea" {
+				continue
+			}
+			if able := ableOf[p.name]; able != "" {
+				out = append(out, Prop{Name: able, Bool: true})
+			}
+			if p.truth {
+				out = append(out, Prop{Name: p.name, Bool: true})
+			}
+		case kindTristate:
+			switch p.s {
+			case "mixed":
+				out = append(out, Prop{Name: p.name, Value: "mixed"})
+			case "true":
+				out = append(out, Prop{Name: p.name, Bool: true})
+			}
+		case kindToken:
+			if p.s != "" && p.s != "false" {
+				out = append(out, Prop{Name: p.name, Value: p.s})
+			}
+		}
+	}
+	return out
+}
