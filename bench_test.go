@@ -174,3 +174,96 @@ func BenchmarkInput(b *testing.B) {
 		timeCalls(b, "click", func() { s.ok("click", map[string]any{"uid": send}) })
 	})
 }
+
+// BenchmarkScreenshot measures take_screenshot (PNG, returned inline)
+// through MCP of a form page in a 1280x720 viewport.
+func BenchmarkScreenshot(b *testing.B) {
+	site := fixtures(b)
+	s := startServer(b, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/pages/form.html"})
+	s.ok("resize_page", map[string]any{"width": 1280, "height": 720})
+	s.ok("take_screenshot", nil)
+	timeCalls(b, "take_screenshot", func() { s.ok("take_screenshot", nil) })
+}
+
+// BenchmarkPerformanceTrace measures the whole performance_start_trace call
+// with its defaults (reload, then stop once the load has settled) on a
+// small local page: tracing, reading the trace stream, analysis, summary.
+func BenchmarkPerformanceTrace(b *testing.B) {
+	site := pages(b, map[string]string{"/": `<title>Bench</title><h1>Hello</h1><p>A small page.</p>`})
+	s := startServer(b, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	timeCalls(b, "performance_start_trace", func() { s.ok("performance_start_trace", nil) })
+}
+
+// bigHeapPage allocates n linked objects, each with a string and an array:
+// about 350 bytes of snapshot per object on top of the 2.5 MB of an empty
+// page.
+func bigHeapPage(n int) string {
+	return fmt.Sprintf(`<title>Heap</title><script>
+window.big = [];
+for (let i = 0; i < %d; i++) {
+  big.push({id: i, name: 'n' + i, next: null, tags: [i, i + 1]});
+  if (i) big[i - 1].next = big[i];
+}
+</script>`, n)
+}
+
+// peakRSSKB reads a process's peak resident set size in KB from /proc.
+func peakRSSKB(b *testing.B, pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.Fields(rest)[0])
+			return kb
+		}
+	}
+	b.Fatal("no VmHWM in /proc status")
+	return 0
+}
+
+// BenchmarkHeapSnapshot takes a heap snapshot of about 10 MB and one of
+// about 100 MB of a page with a large object graph, then measures loading
+// it with dominators and retained sizes plus the summary
+// (get_heapsnapshot_summary after close_heapsnapshot), and the server's
+// peak memory after the first load, against the file size.
+func BenchmarkHeapSnapshot(b *testing.B) {
+	for _, mb := range []int{10, 100} {
+		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
+			site := pages(b, map[string]string{"/": bigHeapPage((mb*1000 - 2500) * 1000 / 350)})
+			s := startServer(b, append(headless, "--memoryDebugging")...)
+			s.ok("navigate_page", map[string]any{"url": site.URL})
+			path := b.TempDir() + "/big.heapsnapshot"
+			start := time.Now()
+			s.ok("take_heapsnapshot", map[string]any{"filePath": path})
+			took := time.Since(start)
+			fi, err := os.Stat(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.ok("get_heapsnapshot_summary", map[string]any{"filePath": path})
+			peak := peakRSSKB(b, s.cmd.Process.Pid)
+			timeCalls(b, "load+summary", func() {
+				s.ok("close_heapsnapshot", map[string]any{"filePath": path})
+				s.ok("get_heapsnapshot_summary", map[string]any{"filePath": path})
+			})
+			size := float64(fi.Size()) / 1e6
+			b.ReportMetric(size, "file-MB")
+			b.ReportMetric(float64(took.Milliseconds()), "take-ms")
+			b.ReportMetric(float64(peak)/1e3, "peak-RSS-MB")
+			b.ReportMetric(float64(peak)/1e3/size, "peak/file")
+		})
+	}
+}
+
+// BenchmarkCLIListPages measures `devtools-mcp list_pages` run from the
+// shell against a warm daemon: process start, connection, tools/list and
+// the call.
+func BenchmarkCLIListPages(b *testing.B) {
+	sh := newShell(b, "bench")
+	sh.ok("list_pages") // starts the daemon and the browser
+	timeCalls(b, "cli-list_pages", func() { sh.ok("list_pages") })
+}

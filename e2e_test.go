@@ -56,10 +56,16 @@ type server struct {
 // server is shut down (stdin closed) when the test ends.
 func startServer(t testing.TB, args ...string) *server {
 	t.Helper()
+	return startServerWith(t, mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil), args...)
+}
+
+// startServerWith is startServer with a client of the test's own (roots,
+// capabilities, handlers).
+func startServerWith(t testing.TB, client *mcp.Client, args ...string) *server {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)

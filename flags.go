@@ -119,6 +119,18 @@ type Config struct {
 	// AllowUnrestrictedPaths lifts the write-path restriction for clients
 	// without MCP roots (--allowUnrestrictedPaths).
 	AllowUnrestrictedPaths bool
+	// AllowCloseUserTabs lets close_page close tabs of an attached browser
+	// that the agent did not open (--allowCloseUserTabs).
+	AllowCloseUserTabs bool
+	// ScriptTimeoutMS bounds each evaluate_script call; 0 means the
+	// default of 60 s (--scriptTimeout).
+	ScriptTimeoutMS int
+	// SensitiveURLPatterns extend the built-in sensitive page list
+	// (--sensitiveUrlPattern, repeatable).
+	SensitiveURLPatterns []string
+	// SensitivePages is "" (on when attached to the user's browser), "on"
+	// (also for launched browsers) or "off" (--sensitivePages).
+	SensitivePages string
 	// Help asks for the --help text (--help, -h); Version for the version
 	// (--version, -v). When either is set, conflict checks are skipped so
 	// the request is honoured whatever else is on the line.
@@ -357,6 +369,20 @@ func buildFlagTable() []*flagSpec {
 		{name: "allowUnrestrictedPaths", kind: kindBool, group: groupMisc,
 			desc:  "Let file-writing tools write outside the temp directory when the client declares no MCP roots. Only for trusted clients.",
 			field: func(c *Config) any { return &c.AllowUnrestrictedPaths }},
+		{name: "scriptTimeout", kind: kindInt, group: groupMisc, arg: "MS", min: 1,
+			def:   "60000",
+			desc:  "Stop a script of evaluate_script that runs longer than this many milliseconds (a loop that never ends), so the page answers again.",
+			field: func(c *Config) any { return &c.ScriptTimeoutMS }},
+		{name: "allowCloseUserTabs", kind: kindBool, group: groupMisc,
+			desc:  "When attached to your browser, let close_page close tabs the agent did not open.",
+			field: func(c *Config) any { return &c.AllowCloseUserTabs }},
+		{name: "sensitiveUrlPattern", kind: kindList, group: groupMisc, arg: "PATTERN", example: "https://intranet.example.com/*",
+			desc:  "Add a sensitive page pattern: changing tools there need your confirmation; repeat for more.",
+			field: func(c *Config) any { return &c.SensitiveURLPatterns }},
+		{name: "sensitivePages", kind: kindString, group: groupMisc, choices: []string{"on", "off"},
+			def:   "on when attached to your browser",
+			desc:  "Confirm state-changing tools on sensitive pages (banks, payments, account settings, cloud consoles): on also for launched browsers, off never.",
+			field: func(c *Config) any { return &c.SensitivePages }},
 		{name: "usageStatistics", kind: kindBool, group: groupMisc,
 			desc:  "Accepted and ignored: this server sends no usage data anywhere.",
 			field: func(c *Config) any { return &c.UsageStatistics }},

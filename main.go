@@ -6,12 +6,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,6 +31,9 @@ func main() {
 
 // run is main with its inputs and outputs explicit; it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		return runCLI(args, stdout, stderr) // a subcommand or tool: see cli.go
+	}
 	cfg, err := ParseFlags(args)
 	if err != nil {
 		var ue *UsageError
@@ -58,11 +63,27 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 
 	mgr := browser.NewManager(browserOptions(cfg, log))
+	ts := tools.NewServer(toolOptions(cfg), mgr, log)
 	srv := jsonrpc.NewServer(
 		jsonrpc.ServerInfo{Name: "chrome_devtools", Title: "Chrome DevTools MCP server", Version: version},
-		tools.NewServer(toolOptions(cfg), mgr, log),
-		jsonrpc.WithLogger(log),
+		ts, jsonrpc.WithLogger(log),
 	)
+	serveRoots(srv, ts, cfg, log)
+	ts.SetElicitor(func(ctx context.Context, message string) (bool, bool, error) {
+		var caps struct {
+			Elicitation *struct{} `json:"elicitation"`
+		}
+		if json.Unmarshal(srv.ClientCapabilities(), &caps); caps.Elicitation == nil {
+			return false, false, nil
+		}
+		var res struct {
+			Action string `json:"action"`
+		}
+		err := srv.Request(ctx, "elicitation/create", map[string]any{
+			"message": message, "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}},
+		}, &res)
+		return res.Action == "accept", true, err
+	})
 	log.Debug("serving MCP on stdio", "version", version)
 	err = srv.Serve(ctx, stdin, stdout)
 	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -97,6 +118,43 @@ func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
 	return slog.New(h), closeFn, nil
 }
 
+// serveRoots lets the tools ask the client for its roots, refreshes them
+// when the client says they changed, and warns once when the client has
+// none: file paths are then limited to the temp directory.
+func serveRoots(srv *jsonrpc.Server, ts *tools.Server, cfg *Config, log *slog.Logger) {
+	hasRoots := func() bool {
+		var caps struct {
+			Roots *struct{} `json:"roots"`
+		}
+		_ = json.Unmarshal(srv.ClientCapabilities(), &caps)
+		return caps.Roots != nil
+	}
+	ts.SetRootLister(func(ctx context.Context) ([]string, bool, error) {
+		if !hasRoots() {
+			return nil, false, nil
+		}
+		var res struct {
+			Roots []struct {
+				URI string `json:"uri"`
+			} `json:"roots"`
+		}
+		if err := srv.Request(ctx, "roots/list", nil, &res); err != nil {
+			return nil, false, err
+		}
+		uris := make([]string, len(res.Roots))
+		for i, r := range res.Roots {
+			uris[i] = r.URI
+		}
+		return uris, true, nil
+	})
+	srv.OnNotification("notifications/roots/list_changed", func(json.RawMessage) { ts.RootsChanged() })
+	srv.OnNotification("notifications/initialized", func(json.RawMessage) {
+		if !hasRoots() && !cfg.AllowUnrestrictedPaths {
+			log.Warn("the MCP client shares no roots: tools read and write files only in the temp directory " + os.TempDir() + "; add roots in the client or pass --allowUnrestrictedPaths")
+		}
+	})
+}
+
 // browserOptions maps the command line to how the browser is launched or attached.
 func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 	return browser.Options{
@@ -114,7 +172,10 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 			Args:                cfg.ChromeArgs,
 			IgnoreDefaultArgs:   cfg.IgnoreDefaultChromeArgs,
 			Devtools:            cfg.ExperimentalDevtools,
+			ExtraFeatures:       launchFeatures(cfg),
 		},
+		BlockedURLPatterns: cfg.BlockedURLPatterns,
+		AllowedURLPatterns: cfg.AllowedURLPatterns,
 		Attach: browser.AttachOptions{
 			BrowserURL:  cfg.BrowserURL,
 			WSEndpoint:  cfg.WSEndpoint,
@@ -126,11 +187,31 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 	}
 }
 
+// launchFeatures are the Chrome features the enabled tool categories need.
+func launchFeatures(cfg *Config) []string {
+	if cfg.Categories["experimentalWebmcp"] {
+		return []string{"WebMCP"}
+	}
+	return nil
+}
+
 // toolOptions maps the command line to which tools are listed.
 func toolOptions(cfg *Config) tools.Options {
 	o := tools.Options{
-		Slim:       cfg.Slim,
-		Categories: map[tools.Category]bool{},
+		Slim:              cfg.Slim,
+		RedactHeaders:     cfg.RedactNetworkHeaders,
+		UnrestrictedPaths: cfg.AllowUnrestrictedPaths,
+		ScriptTimeout:     time.Duration(cfg.ScriptTimeoutMS) * time.Millisecond,
+		Guard: tools.GuardOptions{
+			Sensitive:     cfg.SensitivePages == "on" || (cfg.SensitivePages == "" && (cfg.BrowserURL != "" || cfg.WSEndpoint != "" || cfg.AutoConnect)),
+			ExtraPatterns: cfg.SensitiveURLPatterns,
+			CloseUserTabs: cfg.AllowCloseUserTabs,
+		},
+		ScreenshotFormat:    cfg.ScreenshotFormat,
+		ScreenshotQuality:   cfg.ScreenshotQuality,
+		ScreenshotMaxWidth:  cfg.ScreenshotMaxWidth,
+		ScreenshotMaxHeight: cfg.ScreenshotMaxHeight,
+		Categories:          map[tools.Category]bool{},
 		Conditions: map[string]bool{
 			"experimentalVision":     cfg.ExperimentalVision,
 			"memoryDebugging":        cfg.MemoryDebugging,

@@ -33,12 +33,20 @@ type ActionReport struct {
 	// Errors are uncaught exceptions and console errors that happened while
 	// the action settled.
 	Errors []string
+	// Answered describes the dialogs answered on the agent's behalf.
+	Answered []string
 }
+
+// DialogAnswer decides how to answer a dialog an action opened: accept or
+// not, and the text for a prompt.
+type DialogAnswer func(cdp.DialogOpeningEvent) (accept bool, promptText string)
 
 // actionWatch collects what happens on the page while an action runs.
 type actionWatch struct {
+	page      *Page
 	mainFrame string
 	changed   chan struct{}
+	answer    DialogAnswer // nil: dialogs stop the wait for handle_dialog
 
 	mu          sync.Mutex
 	navigations int    // main-frame navigations started
@@ -48,6 +56,7 @@ type actionWatch struct {
 	committed   string // loader of the document it committed
 	dialog      *cdp.DialogOpeningEvent
 	errors      []string
+	answered    []string
 }
 
 func (w *actionWatch) onEvent(ev Event) {
@@ -85,8 +94,23 @@ func (w *actionWatch) onEvent(ev Event) {
 			w.pending = false
 		}
 	case "Page.javascriptDialogOpening":
-		if e, err := cdp.Decode[cdp.DialogOpeningEvent](ev.Params); err == nil {
+		e, err := cdp.Decode[cdp.DialogOpeningEvent](ev.Params)
+		if err != nil {
+			return
+		}
+		if w.answer == nil {
 			w.dialog = &e
+			break
+		}
+		accept, text := w.answer(e)
+		verb := map[bool]string{true: "Accepted", false: "Dismissed"}[accept]
+		w.answered = append(w.answered, fmt.Sprintf("%s a %s dialog: %q.", verb, e.Type, e.Message))
+		if s := w.page.sessionByID(ev.SessionID); s != nil {
+			go func() { // not from the reader goroutine
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				_ = s.Call(ctx, "Page.handleJavaScriptDialog", cdp.HandleDialogParams{Accept: accept, PromptText: text}, nil)
+			}()
 		}
 	case "Runtime.exceptionThrown":
 		var e struct {
@@ -143,8 +167,19 @@ func (w *actionWatch) loading() bool {
 // A dialog the action opens ends the wait at once (the page is blocked
 // until handle_dialog). act's own error is returned as is.
 func (p *Page) Act(ctx context.Context, act func(ctx context.Context) error) (ActionReport, error) {
+	return p.act(ctx, nil, true, act)
+}
+
+// ActAnswering runs act like Act, but answers the dialogs it opens with
+// answer instead of stopping at them. Without settle it returns as soon as
+// act is done.
+func (p *Page) ActAnswering(ctx context.Context, answer DialogAnswer, settle bool, act func(ctx context.Context) error) (ActionReport, error) {
+	return p.act(ctx, answer, settle, act)
+}
+
+func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act func(ctx context.Context) error) (ActionReport, error) {
 	var rep ActionReport
-	w := &actionWatch{mainFrame: p.TargetID, changed: make(chan struct{}, 1)}
+	w := &actionWatch{page: p, mainFrame: p.TargetID, changed: make(chan struct{}, 1), answer: answer}
 	stop := p.watch(w.onEvent)
 	defer stop()
 
@@ -210,14 +245,10 @@ func (w *actionWatch) quietOrNavigation(ctx context.Context, quiet <-chan error)
 			return true, nil
 		}
 		select {
-		case err := <-quiet:
-			if w.takeNavigation() {
-				return true, nil
-			}
-			if err != nil && !isContextLost(err) {
-				return false, err
-			}
-			return false, nil
+		case <-quiet:
+			// The wait fails when the document went away (navigation,
+			// closed tab); that is an end of waiting, not an error.
+			return w.takeNavigation(), ctx.Err()
 		case <-w.changed:
 		case <-ctx.Done():
 			return false, ctx.Err()
@@ -266,7 +297,7 @@ func (p *Page) quietDOM(ctx context.Context) <-chan error {
 func (p *Page) report(w *actionWatch) ActionReport {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	rep := ActionReport{Dialog: w.dialog, Errors: w.errors}
+	rep := ActionReport{Dialog: w.dialog, Errors: w.errors, Answered: w.answered}
 	if w.navigations > 0 {
 		rep.Navigated = w.url
 	}
@@ -282,24 +313,62 @@ func firstLine(s string) string {
 	return line
 }
 
-// formatArgs renders console arguments the way DevTools prints them on one line.
+// formatArgs renders console arguments on one line, as DevTools does.
 func formatArgs(args []cdp.RemoteObject) string {
 	parts := make([]string, len(args))
 	for i, a := range args {
-		switch {
-		case a.Type == "string":
-			var s string
-			_ = json.Unmarshal(a.Value, &s)
-			parts[i] = s
-		case len(a.Value) > 0:
-			parts[i] = string(a.Value)
-		case a.UnserializableValue != "":
-			parts[i] = a.UnserializableValue
-		case a.Description != "":
-			parts[i] = firstLine(a.Description)
-		default:
-			parts[i] = a.Type
-		}
+		parts[i] = firstLine(FormatValue(a))
 	}
 	return strings.Join(parts, " ")
+}
+
+// FormatValue renders a console argument: strings as they are, other
+// values as JSON, objects from their preview (not [object Object]).
+func FormatValue(v cdp.RemoteObject) string {
+	switch {
+	case v.Type == "string":
+		var s string
+		_ = json.Unmarshal(v.Value, &s)
+		return s
+	case v.UnserializableValue != "":
+		return v.UnserializableValue
+	case len(v.Value) > 0:
+		return string(v.Value)
+	case v.Preview != nil:
+		return formatPreview(v.Preview)
+	case v.Type == "undefined":
+		return "undefined"
+	}
+	return v.Description
+}
+
+// formatPreview renders an object preview as JSON-like text.
+func formatPreview(p *cdp.ObjectPreview) string {
+	var b strings.Builder
+	array := p.Subtype == "array"
+	if p.Subtype == "node" || p.Subtype == "error" || p.Subtype == "regexp" || p.Subtype == "date" {
+		return p.Description
+	}
+	b.WriteString(map[bool]string{true: "[", false: "{"}[array])
+	for i, prop := range p.Properties {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if !array {
+			b.WriteString(fmt.Sprintf("%q:", prop.Name))
+		}
+		switch {
+		case prop.ValuePreview != nil:
+			b.WriteString(formatPreview(prop.ValuePreview))
+		case prop.Type == "string":
+			b.WriteString(fmt.Sprintf("%q", prop.Value))
+		default:
+			b.WriteString(prop.Value)
+		}
+	}
+	if p.Overflow {
+		b.WriteString(",…")
+	}
+	b.WriteString(map[bool]string{true: "]", false: "}"}[array])
+	return b.String()
 }

@@ -25,6 +25,9 @@ type Options struct {
 	Launch LaunchOptions
 	Attach AttachOptions
 	Logger *slog.Logger
+	// BlockedURLPatterns and AllowedURLPatterns restrict what every page
+	// may load (--blockedUrlPattern, --allowedUrlPattern).
+	BlockedURLPatterns, AllowedURLPatterns []string
 }
 
 // Manager hands out the live browser, starting one on first use. It is safe
@@ -97,6 +100,12 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		m.log.Info("launched Chrome", "pid", proc.cmd.Process.Pid)
 	}
 	b.stopEvents = b.conn.Listen("", b.onEvent)
+	if b.filter = newURLFilter(m.opts.BlockedURLPatterns, m.opts.AllowedURLPatterns); b.filter != nil {
+		if err := b.filter.install(ctx, b); err != nil {
+			b.shutdown(ctx)
+			return nil, err
+		}
+	}
 	// Chrome reports every existing target before it answers, so the page
 	// list is complete when this returns.
 	if err := b.conn.Call(ctx, "", "Target.setDiscoverTargets", cdp.SetDiscoverTargetsParams{Discover: true}, nil); err != nil {
@@ -130,6 +139,7 @@ type Browser struct {
 	proc       *process // nil when attached
 	stopEvents func()
 	firstID    int // the first page id handed out for this browser
+	filter     *urlFilter
 
 	mu       sync.Mutex
 	pages    map[string]*Page // by target id
@@ -242,6 +252,9 @@ func (b *Browser) addPage(info cdp.TargetInfo) {
 		return
 	}
 	p := newPage(b, b.m.newPageID(), info)
+	if opener := b.pages[info.OpenerID]; opener != nil && opener.Owned() {
+		p.owned = true
+	}
 	b.pages[info.TargetID] = p
 	if b.selected == nil {
 		b.selected = p

@@ -54,6 +54,7 @@ func (p *Page) follow(s *cdp.Session) {
 // onEvent runs on the CDP reader goroutine: it updates the page's state and
 // passes the event to the watchers of running actions. It never blocks.
 func (p *Page) onEvent(s *cdp.Session, method string, params json.RawMessage) {
+	p.collected.onEvent(s, method, params)
 	p.mu.Lock()
 	switch method {
 	case "Page.javascriptDialogOpening":

@@ -42,6 +42,9 @@ type LaunchOptions struct {
 	IgnoreDefaultArgs []string
 	// Devtools opens DevTools for every tab (headful only).
 	Devtools bool
+	// ExtraFeatures are Chrome features to turn on (e.g. "WebMCP"), merged
+	// into an --enable-features argument of Args when there is one.
+	ExtraFeatures []string
 }
 
 // DefaultArgs are the arguments every launched Chrome gets: they keep an
@@ -190,8 +193,28 @@ func buildArgs(opts LaunchOptions, profile string) (args []string, noSandbox boo
 		args = append(args, "--ignore-certificate-errors")
 	}
 	args = append(args, opts.Args...)
+	args = enableFeatures(args, opts.ExtraFeatures)
 	args = append(args, "--user-data-dir="+profile, "--remote-debugging-pipe", "about:blank")
 	return args, noSandbox
+}
+
+// enableFeatures adds features to the last --enable-features argument of
+// args (Chrome honours only the last one), or appends one.
+func enableFeatures(args, features []string) []string {
+	if len(features) == 0 {
+		return args
+	}
+	const flag = "--enable-features="
+	for i := len(args) - 1; i >= 0; i-- {
+		if strings.HasPrefix(args[i], flag) {
+			if args[i] != flag {
+				args[i] += ","
+			}
+			args[i] += strings.Join(features, ",")
+			return args
+		}
+	}
+	return append(args, flag+strings.Join(features, ","))
 }
 
 // process is a Chrome we started: its command, how it exited, and the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -191,6 +192,9 @@ func (p *Page) startNavigation(ctx context.Context, s *cdp.Session, nav Navigati
 			return "", fmt.Errorf("navigate to %s: %w", nav.URL, err)
 		}
 		if res.ErrorText != "" {
+			if why := p.browser.filter.why(nav.URL); why != "" && strings.Contains(res.ErrorText, "BLOCKED_BY_CLIENT") {
+				return "", fmt.Errorf("navigate to %s: %s", nav.URL, why)
+			}
 			return "", fmt.Errorf("navigate to %s: %s", nav.URL, res.ErrorText)
 		}
 		return res.LoaderID, nil

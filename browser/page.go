@@ -23,14 +23,19 @@ type Page struct {
 	info      cdp.TargetInfo
 	crashed   string // non-empty: the renderer crashed with this status
 	closed    bool
+	owned     bool // opened by the agent (new_page) or by a page it owns
 	session   *cdp.Session
 	attaching chan struct{} // closed when a running attach finishes
 	events    pageEvents
 	tracker   *snapshot.Tracker // uids of this page's snapshots
+	collected collector         // console messages and network requests
+	emu       Emulation         // what the page emulates, restored on re-attach
 }
 
 func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {
-	return &Page{ID: id, TargetID: info.TargetID, browser: b, info: info, lock: make(chan struct{}, 1), gone: make(chan struct{}), tracker: snapshot.NewTracker()}
+	p := &Page{ID: id, TargetID: info.TargetID, browser: b, info: info, lock: make(chan struct{}, 1), gone: make(chan struct{}), tracker: snapshot.NewTracker()}
+	p.collected.mainFrame, p.collected.live = info.TargetID, map[string]*Request{}
+	return p
 }
 
 // Info returns the latest target info (title, URL, ...).
@@ -38,6 +43,14 @@ func (p *Page) Info() cdp.TargetInfo {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.info
+}
+
+// Owned reports whether the agent opened this page (with new_page, or as a
+// popup of a page it opened), as opposed to a tab of the user's.
+func (p *Page) Owned() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.owned
 }
 
 // Crashed returns the crash status when the renderer crashed, else "".
@@ -166,11 +179,17 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 		{"Page.enable", nil},
 		{"Page.setLifecycleEventsEnabled", cdp.SetLifecycleEventsEnabledParams{Enabled: true}},
 		{"Runtime.enable", nil},
+		{"Network.enable", nil},
+		{"Log.enable", nil},
+		{"Audits.enable", nil},
 		{"Target.setAutoAttach", autoAttachFrames},
 	} {
 		if err := s.Call(ctx, c.method, c.params, nil); err != nil {
 			return nil, fmt.Errorf("set up page %d: %w", p.ID, err)
 		}
+	}
+	if err := p.restoreEmulation(ctx, s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

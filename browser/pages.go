@@ -73,6 +73,9 @@ func (b *Browser) NewPage(ctx context.Context, isolatedContext string, backgroun
 		return nil, errors.New("open a page: Chrome created a tab but did not report it; call list_pages")
 	}
 	b.selected = p
+	p.mu.Lock()
+	p.owned = true
+	p.mu.Unlock()
 	return p, nil
 }
 

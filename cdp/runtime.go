@@ -28,6 +28,30 @@ type RemoteObject struct {
 	UnserializableValue string          `json:"unserializableValue,omitempty"`
 	Description         string          `json:"description,omitempty"`
 	ObjectID            string          `json:"objectId,omitempty"`
+	Preview             *ObjectPreview  `json:"preview,omitempty"`
+}
+
+// ObjectPreview is a short view of an object's properties, sent with
+// console arguments so they can be shown without more round trips.
+type ObjectPreview struct {
+	Type        string            `json:"type"`
+	Subtype     string            `json:"subtype,omitempty"`
+	Description string            `json:"description,omitempty"`
+	Overflow    bool              `json:"overflow"`
+	Properties  []PropertyPreview `json:"properties"`
+	Entries     []struct {
+		Key   *ObjectPreview `json:"key,omitempty"`
+		Value ObjectPreview  `json:"value"`
+	} `json:"entries,omitempty"`
+}
+
+// PropertyPreview is one property in an ObjectPreview.
+type PropertyPreview struct {
+	Name         string         `json:"name"`
+	Type         string         `json:"type"`
+	Value        string         `json:"value,omitempty"`
+	ValuePreview *ObjectPreview `json:"valuePreview,omitempty"`
+	Subtype      string         `json:"subtype,omitempty"`
 }
 
 // ExceptionDetails describes an exception thrown while evaluating.
@@ -37,6 +61,7 @@ type ExceptionDetails struct {
 	ColumnNumber int           `json:"columnNumber"`
 	URL          string        `json:"url,omitempty"`
 	Exception    *RemoteObject `json:"exception,omitempty"`
+	StackTrace   *StackTrace   `json:"stackTrace,omitempty"`
 }
 
 // Message returns the most useful one-line description of the exception:

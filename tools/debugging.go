@@ -4,13 +4,34 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
+
+// dialogAnswer turns evaluate_script's dialogAction into answers: accept
+// (the default), dismiss, or any other text to accept a prompt with.
+func dialogAnswer(action string) browser.DialogAnswer {
+	return func(d cdp.DialogOpeningEvent) (bool, string) {
+		switch action {
+		case "", "accept":
+			return true, d.DefaultPrompt
+		case "dismiss":
+			return false, ""
+		}
+		return true, action
+	}
+}
 
 func debuggingTools() []*Tool {
 	return []*Tool{
 		define(Tool{
 			Name: "take_snapshot", Description: "Returns the page as an accessibility-tree text with a uid per element, to act on by uid. Prefer it to screenshots.",
-			Category: CategoryDebugging, Scope: ScopePage,
+			Category: CategoryDebugging, Scope: ScopePage, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			Verbose  bool   `json:"verbose,omitempty" jsonschema:"Keep every node, not only the interesting ones."`
 			FilePath string `json:"filePath,omitempty" jsonschema:"Save the whole snapshot to this file instead of returning it."`
@@ -21,19 +42,64 @@ func debuggingTools() []*Tool {
 			return nil
 		}),
 		define(Tool{
-			Name: "evaluate_script", Description: "Calls a JavaScript function in the page and returns its result as JSON. Promises are awaited.",
-			Category: CategoryDebugging, Scope: ScopePage,
+			Name: "evaluate_script", Description: "Calls a JavaScript function in the page (elements from snapshot uids as arguments) and returns its result as JSON; DOM elements in it come back as uids. Promises are awaited.",
+			Category: CategoryDebugging, Scope: ScopePage, Paths: []string{"sourcePath", "filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
-			Function string `json:"function,omitempty" jsonschema:"A function declaration, e.g. () => document.title or async () => (await fetch('/api')).status."`
+			Function         string   `json:"function,omitempty" jsonschema:"A function declaration, e.g. () => document.title, async () => (await fetch('/api')).status, (el) => el.innerText."`
+			SourcePath       string   `json:"sourcePath,omitempty" jsonschema:"Read the code from this file instead of function."`
+			Format           string   `json:"format,omitempty" enum:"function,script" jsonschema:"function (default): a function declaration; script: a plain script whose last expression is the result."`
+			Args             []string `json:"args,omitempty" jsonschema:"uids of elements passed to the function as arguments."`
+			FilePath         string   `json:"filePath,omitempty" jsonschema:"Save the result to this file instead of returning it."`
+			DialogAction     string   `json:"dialogAction,omitempty" jsonschema:"Answer to dialogs the script opens: accept (default), dismiss, or the text to answer a prompt with."`
+			WaitForStableDom optBool  `json:"waitForStableDom,omitempty" jsonschema:"Wait for the DOM to settle after the script (default true); false when the script only reads."`
+			ServiceWorkerID  string   `json:"serviceWorkerId,omitempty" jsonschema:"Not supported yet."`
 		}) error {
-			if args.Function == "" {
-				return errors.New("evaluate_script needs a function, e.g. () => document.title")
+			if args.ServiceWorkerID != "" {
+				return errNoServiceWorkers
 			}
-			v, err := c.Page.Evaluate(ctx, "("+args.Function+"\n)()")
+			code := args.Function
+			if args.SourcePath != "" {
+				data, err := os.ReadFile(args.SourcePath)
+				if err != nil {
+					return fmt.Errorf("sourcePath: %w", err)
+				}
+				code = string(data)
+			}
+			if strings.TrimSpace(code) == "" {
+				return errors.New("evaluate_script needs a function (e.g. () => document.title) or a sourcePath")
+			}
+			sc := browser.Script{Function: code}
+			if args.Format == "script" {
+				sc = browser.Script{Source: code}
+			}
+			for _, uid := range args.Args {
+				e, err := c.Page.Element(ctx, uid)
+				if err != nil {
+					return err
+				}
+				sc.Args = append(sc.Args, e)
+			}
+			var out string
+			rep, err := c.Page.ActAnswering(ctx, dialogAnswer(args.DialogAction), args.WaitForStableDom.or(true), func(ctx context.Context) error {
+				ctx, cancel := context.WithTimeout(ctx, cmp.Or(c.Server.opts.ScriptTimeout, time.Minute))
+				defer cancel()
+				var err error
+				out, err = c.Page.EvaluateJSON(ctx, sc)
+				return err
+			})
 			if err != nil {
+				report(c, rep)
 				return err
 			}
-			c.Resp.Linef("Script ran on page and returned:\n```json\n%s\n```", valueJSON(v))
+			if args.FilePath != "" {
+				if err := writeFile(args.FilePath, []byte(out)); err != nil {
+					return err
+				}
+				c.Resp.Linef("Saved the script's result (%d bytes of JSON) to %s.", len(out), args.FilePath)
+			} else {
+				c.Resp.Linef("Script ran on page and returned:\n```json\n%s\n```", out)
+			}
+			report(c, rep)
 			return nil
 		}),
 	}

@@ -15,6 +15,19 @@ func act(ctx context.Context, c *Call, includeSnapshot bool, done string, action
 		return err
 	}
 	c.Resp.Linef("%s", done)
+	report(c, rep)
+	if includeSnapshot && rep.Dialog == nil {
+		c.Resp.IncludeSnapshot(false)
+	}
+	return nil
+}
+
+// report tells the agent what an action caused besides its own result:
+// dialogs answered for it, a navigation, errors thrown or logged.
+func report(c *Call, rep browser.ActionReport) {
+	for _, a := range rep.Answered {
+		c.Resp.Linef("%s", a)
+	}
 	if rep.Navigated != "" {
 		if rep.LoadTimedOut {
 			c.Resp.Linef("The page navigated to %s but did not finish loading in time.", rep.Navigated)
@@ -28,10 +41,6 @@ func act(ctx context.Context, c *Call, includeSnapshot bool, done string, action
 			c.Resp.Linef("- %s", e)
 		}
 	}
-	if includeSnapshot && rep.Dialog == nil {
-		c.Resp.IncludeSnapshot(false)
-	}
-	return nil
 }
 
 // FormField is one element of fill_form.
@@ -173,7 +182,7 @@ func inputTools() []*Tool {
 		}),
 		define(Tool{
 			Name: "upload_file", Description: "Uploads local files through a file input, or the file chooser an element opens.",
-			Category: CategoryInput, Scope: ScopePage,
+			Category: CategoryInput, Scope: ScopePage, Paths: []string{"filePaths"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			UID             string   `json:"uid" jsonschema:"uid of the file input, or of the element that opens a file chooser."`
 			FilePaths       []string `json:"filePaths" jsonschema:"Local paths of the files to upload."`

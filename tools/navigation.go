@@ -9,8 +9,12 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/browser"
 )
 
-// defaultTimeout bounds navigations and waits when the agent gives no timeout.
-const defaultTimeout = 10 * time.Second
+// defaultTimeout bounds navigations and waits when the agent gives no
+// timeout; maxTimeout is the longest an agent may ask for.
+const (
+	defaultTimeout = 10 * time.Second
+	maxTimeout     = 10 * time.Minute
+)
 
 // withTimeout bounds ctx by ms milliseconds, or defaultTimeout when ms <= 0.
 func withTimeout(ctx context.Context, ms int) (context.Context, context.CancelFunc) {
@@ -40,6 +44,9 @@ func reportNavigation(c *Call, res browser.NavigationResult, err error, done str
 		return err
 	}
 	c.Resp.Linef("%s", done)
+	if emu := c.Page.EmulationSummary(); emu != "" {
+		c.Resp.Linef("%s", emu)
+	}
 	return nil
 }
 
@@ -50,6 +57,7 @@ func navigationTools() []*Tool {
 			Category: CategoryNavigation, ReadOnly: true, Scope: ScopeBrowser,
 		}, func(ctx context.Context, c *Call, _ *struct{}) error {
 			c.Resp.IncludePages()
+			c.Resp.IncludePageTools()
 			return nil
 		}),
 		define(Tool{
@@ -59,12 +67,13 @@ func navigationTools() []*Tool {
 			PageID       float64 `json:"pageId" jsonschema:"The page to select (see list_pages)."`
 			BringToFront bool    `json:"bringToFront,omitempty" jsonschema:"Also focus the page and bring it to the top."`
 		}) error {
-			p, err := c.Browser.Page(int(args.PageID))
+			p, err := pageByID(c.Browser, args.PageID)
 			if err != nil {
 				return err
 			}
 			c.Browser.Select(p)
 			c.Resp.IncludePages()
+			c.Resp.IncludePageTools()
 			if args.BringToFront {
 				return c.Browser.BringToFront(ctx, p)
 			}
@@ -77,9 +86,13 @@ func navigationTools() []*Tool {
 			PageID float64 `json:"pageId" jsonschema:"The page to close (see list_pages)."`
 		}) error {
 			c.Resp.IncludePages()
-			p, err := c.Browser.Page(int(args.PageID))
+			c.Resp.IncludePageTools()
+			p, err := pageByID(c.Browser, args.PageID)
 			if err != nil {
 				return err
+			}
+			if c.Server.browser.Attached() && !p.Owned() && !c.Server.opts.Guard.CloseUserTabs {
+				return fmt.Errorf("page %d is one of your own tabs, not opened by the agent; close it yourself, or start the server with --allowCloseUserTabs", p.ID)
 			}
 			return c.Browser.ClosePage(ctx, p)
 		}),
@@ -93,6 +106,7 @@ func navigationTools() []*Tool {
 			Timeout         int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
 		}) error {
 			c.Resp.IncludePages()
+			c.Resp.IncludePageTools()
 			ctx, cancel := withTimeout(ctx, args.Timeout)
 			defer cancel()
 			p, err := c.Browser.NewPage(ctx, args.IsolatedContext, args.Background)
@@ -120,6 +134,7 @@ func navigationTools() []*Tool {
 			Timeout            int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
 		}) error {
 			c.Resp.IncludePages()
+			c.Resp.IncludePageTools()
 			nav := browser.Navigation{Type: args.Type, URL: args.URL, IgnoreCache: args.IgnoreCache,
 				DismissBeforeUnload: args.HandleBeforeUnload == "dismiss", InitScript: args.InitScript}
 			switch {

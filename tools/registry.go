@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -79,6 +80,9 @@ type Tool struct {
 	// IgnoresDialog lets a page tool run while a JavaScript dialog blocks
 	// the page; other page tools are refused then, pointing to handle_dialog.
 	IgnoresDialog bool
+	// Paths names the arguments that are local file paths (a string or an
+	// array of strings); they are confined before the tool runs.
+	Paths []string
 
 	schema   json.RawMessage
 	props    map[string]*jsonschema.Resolved
@@ -100,7 +104,9 @@ type Call struct {
 // them, `enum` tags (comma-separated) restrict strings, and fields without
 // omitempty are required. ScopePage tools get an optional pageId property.
 func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) error) *Tool {
-	s, err := jsonschema.For[P](nil)
+	s, err := jsonschema.For[P](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[optBool](): {Type: "boolean"},
+	}})
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", t.Name, err)) // a programming error, caught by any test
 	}
@@ -137,6 +143,24 @@ func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) e
 	return &t
 }
 
+// optBool is a boolean argument whose default is true, so "not given" must
+// be told apart from false.
+type optBool struct{ set, value bool }
+
+// UnmarshalJSON records that the argument was given.
+func (b *optBool) UnmarshalJSON(data []byte) error {
+	b.set = true
+	return json.Unmarshal(data, &b.value)
+}
+
+// or returns the value, or def when the argument was not given.
+func (b optBool) or(def bool) bool {
+	if b.set {
+		return b.value
+	}
+	return def
+}
+
 // applyEnums copies `enum:"a,b"` struct tags of t into the schema s.
 func applyEnums(s *jsonschema.Schema, t reflect.Type) {
 	for f := range t.Fields() {
@@ -153,6 +177,26 @@ func applyEnums(s *jsonschema.Schema, t reflect.Type) {
 			ps.Enum = append(ps.Enum, v)
 		}
 	}
+}
+
+// checkRange applies the limits every tool shares to its numeric
+// arguments: timeouts, pagination.
+func checkRange(name string, val any) error {
+	n, ok := val.(float64)
+	if !ok {
+		return nil
+	}
+	switch name {
+	case "timeout":
+		if n < 0 || n > float64(maxTimeout.Milliseconds()) {
+			return fmt.Errorf("argument \"timeout\" is %v; give milliseconds from 1 to %d, or 0 for the default", n, maxTimeout.Milliseconds())
+		}
+	case "pageSize", "pageIdx":
+		if n < 0 {
+			return fmt.Errorf("argument %q is %v; it must be 0 or more (pageIdx counts from 0)", name, n)
+		}
+	}
+	return nil
 }
 
 var validatingPrefix = regexp.MustCompile(`^(validating [^:]*: )+`)
@@ -180,6 +224,9 @@ func (t *Tool) validate(raw json.RawMessage) (map[string]json.RawMessage, error)
 		}
 		if err := r.Validate(val); err != nil {
 			return nil, fmt.Errorf("argument %q: %s", name, validatingPrefix.ReplaceAllString(err.Error(), ""))
+		}
+		if err := checkRange(name, val); err != nil {
+			return nil, err
 		}
 	}
 	for _, name := range t.required {
@@ -215,6 +262,21 @@ type Options struct {
 	Categories map[Category]bool
 	// Conditions holds the condition flags that are on, e.g. "experimentalVision".
 	Conditions map[string]bool
+	// RedactHeaders hides credentials in network headers (--redactNetworkHeaders).
+	RedactHeaders bool
+	// UnrestrictedPaths lets tools read and write files anywhere
+	// (--allowUnrestrictedPaths) instead of only in the client's roots.
+	UnrestrictedPaths bool
+	// Guard protects a browser that is the user's own.
+	Guard GuardOptions
+	// ScriptTimeout bounds each evaluate_script call (default 60 s).
+	ScriptTimeout time.Duration
+	// ScreenshotFormat and ScreenshotQuality are take_screenshot's defaults
+	// ("" and 0 when unset); larger screenshots than ScreenshotMaxWidth ×
+	// ScreenshotMaxHeight are downscaled (0: no limit).
+	ScreenshotFormat                        string
+	ScreenshotQuality                       int
+	ScreenshotMaxWidth, ScreenshotMaxHeight int
 }
 
 // enabled reports whether t is listed under o.
@@ -241,11 +303,21 @@ type Server struct {
 	// lastBrowser is the browser the previous call used, to tell the agent
 	// when it changed.
 	lastBrowser atomic.Pointer[browser.Browser]
+
+	paths     pathGuard
+	sensitive browser.URLPatterns
+	elicit    Elicitor
 }
+
+// SetRootLister tells the server how to ask the client for its roots.
+func (s *Server) SetRootLister(l RootLister) { s.paths.setLister(l) }
+
+// RootsChanged makes the next path check fetch the client's roots again.
+func (s *Server) RootsChanged() { s.paths.invalidate() }
 
 // all is every tool declared in this package, in listing order.
 func all() []*Tool {
-	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), slimTools())
+	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), consoleTools(), networkTools(), screenshotTools(), cssTools(), emulationTools(), performanceTools(), memoryTools(), thirdPartyTools(), webmcpTools(), slimTools())
 }
 
 // NewServer returns the tool server for opts, driving the browsers of m.
@@ -254,6 +326,10 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, browser: m, log: log, byName: map[string]*Tool{}}
+	s.paths.unrestricted = opts.UnrestrictedPaths
+	if opts.Guard.Sensitive {
+		s.sensitive = sensitivePatterns(opts.Guard.ExtraPatterns)
+	}
 	for _, t := range all() {
 		if !opts.enabled(t) {
 			continue
@@ -271,6 +347,15 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 // ListTools returns the enabled tools.
 func (s *Server) ListTools() []jsonrpc.Tool { return s.listing }
 
+// Browser returns the browser the latest tool call used while it is still
+// connected, else nil. It never launches or attaches one.
+func (s *Server) Browser() *browser.Browser {
+	if b := s.lastBrowser.Load(); b != nil && b.Alive() {
+		return b
+	}
+	return nil
+}
+
 // CallTool validates the arguments, finds the browser and page the tool acts
 // on, runs it, and renders its Response.
 func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*jsonrpc.CallToolResult, error) {
@@ -283,6 +368,9 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(names, ", "))}
 	}
 	parsed, err := t.validate(args)
+	if err == nil {
+		err = s.paths.checkArgs(ctx, t, parsed)
+	}
 	if err != nil {
 		return errorResult(fmt.Errorf("%s: %w", name, err)), nil
 	}
@@ -328,6 +416,9 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 		if d := p.Dialog(); d != nil && !t.IgnoresDialog {
 			return fmt.Errorf("a %s dialog is open on the page (%q) and blocks it; call handle_dialog to accept or dismiss it first", d.Type, d.Message)
 		}
+		if err := s.guard(ctx, t, p); err != nil {
+			return err
+		}
 	}
 	return t.run(ctx, c, encode(args))
 }
@@ -340,8 +431,16 @@ func (s *Server) page(ctx context.Context, b *browser.Browser, args map[string]j
 	}
 	delete(args, "pageId")
 	var id float64
-	if err := json.Unmarshal(raw, &id); err != nil || id != float64(int(id)) {
-		return nil, fmt.Errorf("pageId must be a whole number from list_pages, got %s", raw)
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return nil, fmt.Errorf("pageId must be a number from list_pages, got %s", raw)
+	}
+	return pageByID(b, id)
+}
+
+// pageByID finds the page an agent named by id.
+func pageByID(b *browser.Browser, id float64) (*browser.Page, error) {
+	if id != float64(int(id)) {
+		return nil, fmt.Errorf("pageId must be a whole number from list_pages, got %v", id)
 	}
 	return b.Page(int(id))
 }

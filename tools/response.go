@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/browser"
@@ -18,6 +17,7 @@ type Response struct {
 	lines        []string
 	images       []jsonrpc.Content
 	includePages bool
+	pageTools    bool
 	snapshot     *snapshotRequest
 	err          error
 }
@@ -47,6 +47,11 @@ func (r *Response) Image(data []byte, mimeType string) {
 // IncludePages appends the page list to the answer, for tools that change
 // which pages exist or which one is selected.
 func (r *Response) IncludePages() { r.includePages = true }
+
+// IncludePageTools appends the tools the page exposes itself (third-party
+// developer tools, WebMCP tools) when those categories are on, for tools
+// that navigate or switch pages.
+func (r *Response) IncludePageTools() { r.pageTools = true }
 
 // IncludeSnapshot appends a snapshot of the page acted on.
 func (r *Response) IncludeSnapshot(verbose bool) {
@@ -86,7 +91,10 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 			fmt.Fprintf(&b, "(titles may be out of date: %v)\n", err)
 		}
 		b.WriteString("## Pages\n")
-		writePages(&b, c.Browser)
+		writePages(&b, c.Browser, c.Server.browser.Attached())
+	}
+	if r.pageTools && r.err == nil {
+		writePageTools(ctx, &b, c)
 	}
 	res := &jsonrpc.CallToolResult{IsError: r.err != nil}
 	if text := strings.TrimRight(b.String(), "\n"); text != "" || len(r.images) == 0 {
@@ -126,17 +134,24 @@ func writeSnapshot(ctx context.Context, b *strings.Builder, page *browser.Page, 
 	return nil
 }
 
-// writeFile creates or replaces path with data, readable only by the user.
+// writeFile creates or replaces path with data, readable only by the user,
+// never through a symlink.
 func writeFile(path string, data []byte) error {
-	if err := os.WriteFile(path, data, 0o600); err != nil {
+	f, err := createFile(path)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
 		return fmt.Errorf("save to %s: %w", path, err)
 	}
-	return nil
+	return f.Close()
 }
 
 // writePages writes one line per open page: "id: title (url)", marking the
 // selected and crashed ones.
-func writePages(b *strings.Builder, br *browser.Browser) {
+// In a browser the server attached to, the pages the agent opened are marked.
+func writePages(b *strings.Builder, br *browser.Browser, attached bool) {
 	selected := br.Selected()
 	for _, p := range br.Pages() {
 		info := p.Info()
@@ -152,6 +167,9 @@ func writePages(b *strings.Builder, br *browser.Browser) {
 		}
 		if p == selected {
 			b.WriteString(" [selected]")
+		}
+		if attached && p.Owned() {
+			b.WriteString(" [opened by agent]")
 		}
 		if name := br.ContextName(p); name != "" {
 			b.WriteString(" isolatedContext=" + name)

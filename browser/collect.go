@@ -1,0 +1,384 @@
+package browser
+
+import (
+	"cmp"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// Bounds of what a page keeps: the newest maxKept console messages and
+// network requests, from the current document and the keptNavigations
+// before it. Their cost does not grow with the session.
+const (
+	maxKept         = 1000
+	keptNavigations = 3
+)
+
+// ConsoleMessage is one console entry: a console API call, an uncaught
+// exception, a browser log entry or a DevTools issue (Type "issue").
+type ConsoleMessage struct {
+	ID    int
+	Type  string
+	Text  string
+	Args  []cdp.RemoteObject
+	Stack *cdp.StackTrace
+	nav   int
+
+	session *cdp.Session // where the arguments live
+}
+
+// ArgJSON renders argument i of m in full, as JSON read from the page
+// while the object is still alive, or from its preview otherwise.
+func (p *Page) ArgJSON(ctx context.Context, m *ConsoleMessage, i int) string {
+	a := m.Args[i]
+	if a.ObjectID != "" && a.Subtype != "error" && a.Subtype != "node" && m.session != nil {
+		if s, err := p.toJSON(ctx, m.session, a); err == nil {
+			return s
+		}
+	}
+	return FormatValue(a)
+}
+
+// Request is one network request of the page, with its redirect chain.
+type Request struct {
+	ID              int
+	Method          string
+	URL             string
+	ResourceType    string
+	Status          int
+	StatusText      string
+	MimeType        string
+	Failure         string
+	Finished        bool
+	RequestHeaders  map[string]string
+	ResponseHeaders map[string]string
+	HasPostData     bool
+	// Redirects are the earlier hops, oldest first.
+	Redirects []*Request
+	// Start and End are monotonic timestamps in seconds.
+	Start, End float64
+	Size       float64
+
+	requestID string
+	session   *cdp.Session
+	nav       int
+}
+
+// State renders the state of the request as list_network_requests
+// shows it: the HTTP status, "pending", or "failed - reason".
+func (r *Request) State() string {
+	switch {
+	case r.Failure != "":
+		return "failed - " + r.Failure
+	case r.Status == 0:
+		return "pending"
+	}
+	return fmt.Sprint(r.Status)
+}
+
+// collector keeps a page's console messages and network requests.
+type collector struct {
+	mu        sync.Mutex
+	nav       int // current document's generation
+	console   []*ConsoleMessage
+	requests  []*Request
+	live      map[string]*Request // by CDP request id, for requests still kept
+	lastMsg   int
+	lastReq   int
+	mainFrame string
+}
+
+// onEvent records what an event of session s tells. It runs on the CDP
+// reader goroutine.
+func (c *collector) onEvent(s *cdp.Session, method string, params json.RawMessage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch method {
+	case "Runtime.consoleAPICalled":
+		if ev, err := cdp.Decode[cdp.ConsoleAPICalledEvent](params); err == nil {
+			c.addMessage(&ConsoleMessage{Type: consoleType(ev.Type), Text: formatArgs(ev.Args), Args: ev.Args, Stack: ev.StackTrace, session: s})
+		}
+	case "Runtime.exceptionThrown":
+		if ev, err := cdp.Decode[cdp.ExceptionThrownEvent](params); err == nil {
+			d := ev.ExceptionDetails
+			c.addMessage(&ConsoleMessage{Type: "error", Text: exceptionText(&d), Stack: d.StackTrace})
+		}
+	case "Log.entryAdded":
+		if ev, err := cdp.Decode[cdp.LogEntryAddedEvent](params); err == nil {
+			typ := map[string]string{"verbose": "verbose", "info": "info", "warning": "warn", "error": "error"}[ev.Entry.Level]
+			c.addMessage(&ConsoleMessage{Type: cmp.Or(typ, "log"), Text: ev.Entry.Text, Stack: ev.Entry.StackTrace})
+		}
+	case "Audits.issueAdded":
+		if ev, err := cdp.Decode[cdp.IssueAddedEvent](params); err == nil {
+			// Chrome reports some issues again as the page changes: keep one.
+			text := issueText(ev.Issue.Code, ev.Issue.Details)
+			if !slices.ContainsFunc(c.console, func(m *ConsoleMessage) bool { return m.nav == c.nav && m.Type == "issue" && m.Text == text }) {
+				c.addMessage(&ConsoleMessage{Type: "issue", Text: text})
+			}
+		}
+	case "Page.frameNavigated":
+		if ev, err := cdp.Decode[cdp.FrameNavigatedEvent](params); err == nil && ev.Frame.ParentID == "" && ev.Frame.ID == c.mainFrame {
+			c.newDocument(ev.Frame.LoaderID)
+		}
+	case "Network.requestWillBeSent":
+		ev, err := cdp.Decode[cdp.RequestWillBeSentEvent](params)
+		if err != nil {
+			return
+		}
+		r := &Request{Method: ev.Request.Method, URL: ev.Request.URL, ResourceType: strings.ToLower(ev.Type),
+			RequestHeaders: ev.Request.Headers, HasPostData: ev.Request.HasPostData, Start: ev.Timestamp,
+			requestID: ev.RequestID, session: s, nav: c.nav}
+		if prev := c.live[ev.RequestID]; prev != nil && ev.RedirectResponse != nil {
+			// A redirect: the previous hop ends here and the new one
+			// takes its place in the list.
+			prev.fill(*ev.RedirectResponse)
+			prev.Finished, prev.End = true, ev.Timestamp
+			r.Redirects = append(slices.Clip(prev.Redirects), prev)
+			prev.Redirects = nil
+			r.ID = prev.ID
+			c.requests[slices.Index(c.requests, prev)] = r
+			c.live[ev.RequestID] = r
+			return
+		}
+		c.lastReq++
+		r.ID = c.lastReq
+		c.requests = append(c.requests, r)
+		c.live[ev.RequestID] = r
+		if len(c.requests) > maxKept {
+			c.trim()
+		}
+	case "Network.responseReceived":
+		if ev, err := cdp.Decode[cdp.ResponseReceivedEvent](params); err == nil {
+			if r := c.live[ev.RequestID]; r != nil {
+				r.fill(ev.Response)
+			}
+		}
+	case "Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
+		// The headers as sent on the wire, with cookies the others lack.
+		var ev struct {
+			RequestID string            `json:"requestId"`
+			Headers   map[string]string `json:"headers"`
+		}
+		if json.Unmarshal(params, &ev) != nil {
+			return
+		}
+		if r := c.live[ev.RequestID]; r != nil {
+			target := &r.RequestHeaders
+			if method == "Network.responseReceivedExtraInfo" {
+				target = &r.ResponseHeaders
+			}
+			*target = mergeHeaders(*target, ev.Headers)
+		}
+	case "Network.loadingFinished":
+		if ev, err := cdp.Decode[cdp.LoadingFinishedEvent](params); err == nil {
+			if r := c.live[ev.RequestID]; r != nil {
+				r.Finished, r.End, r.Size = true, ev.Timestamp, ev.EncodedDataLength
+			}
+		}
+	case "Network.loadingFailed":
+		if ev, err := cdp.Decode[cdp.LoadingFailedEvent](params); err == nil {
+			if r := c.live[ev.RequestID]; r != nil {
+				r.Failure, r.Finished, r.End = cmp.Or(ev.BlockedReason, ev.ErrorText), true, ev.Timestamp
+			}
+		}
+	}
+}
+
+// fill copies what a response says into the request.
+func (r *Request) fill(resp cdp.NetworkResponse) {
+	r.Status, r.StatusText, r.MimeType = resp.Status, resp.StatusText, resp.MimeType
+	r.ResponseHeaders = mergeHeaders(r.ResponseHeaders, resp.Headers)
+}
+
+// mergeHeaders adds the headers of more to h (a new map when h is nil),
+// keeping one spelling per header name.
+func mergeHeaders(h, more map[string]string) map[string]string {
+	if h == nil {
+		h = make(map[string]string, len(more))
+	}
+	for k, v := range more {
+		for old := range h {
+			if strings.EqualFold(old, k) && old != k {
+				delete(h, old)
+			}
+		}
+		h[k] = v
+	}
+	return h
+}
+
+// addMessage numbers and keeps m.
+func (c *collector) addMessage(m *ConsoleMessage) {
+	c.lastMsg++
+	m.ID, m.nav = c.lastMsg, c.nav
+	c.console = append(c.console, m)
+	if len(c.console) > maxKept {
+		c.console = slices.Delete(c.console, 0, len(c.console)-maxKept)
+	}
+}
+
+// newDocument starts a new generation: the document request of loader
+// belongs to it, and generations beyond keptNavigations are dropped.
+func (c *collector) newDocument(loader string) {
+	c.nav++
+	if r := c.live[loader]; r != nil {
+		r.nav = c.nav
+	}
+	c.trim()
+}
+
+// trim drops what is beyond the bounds: old generations and the oldest
+// entries past maxKept.
+func (c *collector) trim() {
+	oldest := c.nav - keptNavigations
+	c.console = slices.DeleteFunc(c.console, func(m *ConsoleMessage) bool { return m.nav < oldest })
+	if over := len(c.console) - maxKept; over > 0 {
+		c.console = slices.Delete(c.console, 0, over)
+	}
+	c.requests = slices.DeleteFunc(c.requests, func(r *Request) bool { return r.nav < oldest })
+	if over := len(c.requests) - maxKept; over > 0 {
+		c.requests = slices.Delete(c.requests, 0, over)
+	}
+	if len(c.live) > len(c.requests) {
+		kept := make(map[string]*Request, len(c.requests))
+		for _, r := range c.requests {
+			kept[r.requestID] = r
+		}
+		c.live = kept
+	}
+}
+
+// ConsoleMessages returns the page's console messages of the current
+// document, or of the kept earlier ones too, oldest first.
+func (p *Page) ConsoleMessages(preserved bool) []*ConsoleMessage {
+	c := &p.collected
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*ConsoleMessage
+	for _, m := range c.console {
+		if preserved || m.nav == c.nav {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ConsoleMessage returns the kept message with id.
+func (p *Page) ConsoleMessage(id int) (*ConsoleMessage, error) {
+	c := &p.collected
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.console {
+		if m.ID == id {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("no console message with msgid %d; it may be older than the %d newest or from before the last %d navigations; call list_console_messages", id, maxKept, keptNavigations)
+}
+
+// Requests returns the page's network requests of the current document, or
+// of the kept earlier ones too, in the order they started.
+func (p *Page) Requests(preserved bool) []*Request {
+	c := &p.collected
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*Request
+	for _, r := range c.requests {
+		if preserved || r.nav == c.nav {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Request returns the kept request with id; id 0 means the latest document
+// request.
+func (p *Page) Request(id int) (*Request, error) {
+	c := &p.collected
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.requests) - 1; i >= 0; i-- {
+		r := c.requests[i]
+		if r.ID == id || (id == 0 && r.ResourceType == "document") {
+			return r, nil
+		}
+	}
+	if id == 0 {
+		return nil, fmt.Errorf("no document request is kept for this page; give a reqid from list_network_requests")
+	}
+	return nil, fmt.Errorf("no network request with reqid %d; it may be older than the %d newest or from before the last %d navigations; call list_network_requests", id, maxKept, keptNavigations)
+}
+
+// consoleType maps Runtime console call types to the names agents filter
+// by: the same, except warning is warn.
+func consoleType(t string) string {
+	if t == "warning" {
+		return "warn"
+	}
+	return t
+}
+
+// exceptionText is the one-line message of an uncaught exception.
+func exceptionText(d *cdp.ExceptionDetails) string {
+	msg := firstLine(d.Message())
+	if !strings.HasPrefix(msg, "Uncaught") {
+		msg = "Uncaught " + msg
+	}
+	return msg
+}
+
+// issueText names a DevTools issue: its code and, when the details say,
+// the specific error.
+func issueText(code string, details map[string]json.RawMessage) string {
+	keys := make([]string, 0, len(details))
+	for k := range details {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var d struct {
+			ErrorType       string `json:"errorType"`
+			ViolationType   string `json:"violationType"`
+			Reason          string `json:"reason"`
+			ContentSecurity string `json:"contentSecurityPolicyViolationType"`
+		}
+		if json.Unmarshal(details[k], &d) == nil {
+			if extra := cmp.Or(d.ErrorType, d.ViolationType, d.ContentSecurity, d.Reason); extra != "" {
+				return strings.TrimSuffix(code, "Issue") + ": " + extra
+			}
+		}
+	}
+	return strings.TrimSuffix(code, "Issue")
+}
+
+// ResponseBody fetches the response body of r from the browser, which
+// keeps recent bodies: nothing is stored on our side. binary says the body
+// is not text.
+func (p *Page) ResponseBody(ctx context.Context, r *Request) (body []byte, binary bool, err error) {
+	var res cdp.ResponseBody
+	if err := r.session.Call(ctx, "Network.getResponseBody", cdp.RequestIDParams{RequestID: r.requestID}, &res); err != nil {
+		return nil, false, fmt.Errorf("response body of reqid %d is not available (the browser drops bodies of old, redirected or failed requests): %w", r.ID, err)
+	}
+	if !res.Base64Encoded {
+		return []byte(res.Body), false, nil
+	}
+	body, err = base64.StdEncoding.DecodeString(res.Body)
+	return body, true, err
+}
+
+// RequestBody fetches the body (POST data) that r sent.
+func (p *Page) RequestBody(ctx context.Context, r *Request) ([]byte, error) {
+	var res cdp.PostData
+	if err := r.session.Call(ctx, "Network.getRequestPostData", cdp.RequestIDParams{RequestID: r.requestID}, &res); err != nil {
+		return nil, fmt.Errorf("request body of reqid %d is not available: %w", r.ID, err)
+	}
+	return []byte(res.PostData), nil
+}

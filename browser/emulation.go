@@ -1,0 +1,319 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// Emulation is what a page emulates. The zero value emulates nothing.
+type Emulation struct {
+	// Network names one of NetworkPresets; "" for no throttling.
+	Network string
+	// CPUThrottling is the CPU slowdown factor; 0 or 1 for none.
+	CPUThrottling float64
+	Geolocation   *Geolocation
+	UserAgent     string
+	// ColorScheme, ForcedColors, PrefersContrast and PrefersReducedMotion
+	// are values of the CSS media features prefers-color-scheme,
+	// forced-colors, prefers-contrast and prefers-reduced-motion; "" for the
+	// browser's own.
+	ColorScheme, ForcedColors, PrefersContrast, PrefersReducedMotion string
+	Viewport                                                         *Viewport
+	// Headers are sent with every request of the page.
+	Headers map[string]string
+}
+
+// Geolocation is an emulated position in degrees.
+type Geolocation struct {
+	Latitude, Longitude float64
+}
+
+// Viewport is an emulated device screen: its size in CSS pixels, its device
+// pixel ratio, and whether it is a mobile device, has a touch screen, and is
+// held in landscape orientation.
+type Viewport struct {
+	Width, Height     int
+	DeviceScaleFactor float64
+	Mobile, Touch     bool
+	Landscape         bool
+}
+
+// String writes v in the form emulate takes: 375x667x3,mobile,touch.
+func (v Viewport) String() string {
+	s := fmt.Sprintf("%dx%dx%s", v.Width, v.Height, strconv.FormatFloat(v.DeviceScaleFactor, 'g', -1, 64))
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{v.Mobile, "mobile"}, {v.Touch, "touch"}, {v.Landscape, "landscape"}} {
+		if f.on {
+			s += "," + f.name
+		}
+	}
+	return s
+}
+
+// NetworkPresets are the connections emulate offers, with the throughput
+// (bytes per second) and latency (ms) figures of Chrome DevTools.
+var NetworkPresets = map[string]cdp.EmulateNetworkConditionsParams{
+	"Offline": {Offline: true},
+	"Slow 3G": {DownloadThroughput: 500 * 1000 / 8 * 0.8, UploadThroughput: 500 * 1000 / 8 * 0.8, Latency: 400 * 5},
+	"Fast 3G": {DownloadThroughput: 1.6 * 1000 * 1000 / 8 * 0.9, UploadThroughput: 750 * 1000 / 8 * 0.9, Latency: 150 * 3.75},
+	"Slow 4G": {DownloadThroughput: 1.6 * 1000 * 1000 / 8 * 0.9, UploadThroughput: 750 * 1000 / 8 * 0.9, Latency: 150 * 3.75},
+	"Fast 4G": {DownloadThroughput: 9 * 1000 * 1000 / 8 * 0.9, UploadThroughput: 1.5 * 1000 * 1000 / 8 * 0.9, Latency: 60 * 2.75},
+}
+
+// noThrottling turns network emulation off.
+var noThrottling = cdp.EmulateNetworkConditionsParams{DownloadThroughput: -1, UploadThroughput: -1}
+
+// String lists what e emulates, one "Emulating ..." line each; "" when
+// nothing. Header values are left out: they may be credentials.
+func (e Emulation) String() string {
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	if e.Network != "" {
+		add("Emulating network conditions: %s", e.Network)
+	}
+	if e.CPUThrottling > 1 {
+		add("Emulating CPU throttling: %sx slowdown", strconv.FormatFloat(e.CPUThrottling, 'g', -1, 64))
+	}
+	if g := e.Geolocation; g != nil {
+		add("Emulating geolocation: latitude=%s, longitude=%s", strconv.FormatFloat(g.Latitude, 'g', -1, 64), strconv.FormatFloat(g.Longitude, 'g', -1, 64))
+	}
+	if e.Viewport != nil {
+		add("Emulating viewport: %s", e.Viewport)
+	}
+	if e.UserAgent != "" {
+		add("Emulating user agent: %s", e.UserAgent)
+	}
+	for i, f := range e.mediaFeatures() {
+		if f.Value != "" {
+			add("Emulating %s: %s", mediaLabels[i], f.Value)
+		}
+	}
+	if len(e.Headers) > 0 {
+		add("Sending extra HTTP headers: %s", strings.Join(slices.Sorted(maps.Keys(e.Headers)), ", "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// mediaLabels name the media features of mediaFeatures in summaries.
+var mediaLabels = []string{"color scheme", "forced colors", "prefers-contrast", "prefers-reduced-motion"}
+
+// mediaFeatures lists the emulated media features, "" values for none.
+func (e Emulation) mediaFeatures() []cdp.MediaFeature {
+	return []cdp.MediaFeature{
+		{Name: "prefers-color-scheme", Value: e.ColorScheme},
+		{Name: "forced-colors", Value: e.ForcedColors},
+		{Name: "prefers-contrast", Value: e.PrefersContrast},
+		{Name: "prefers-reduced-motion", Value: e.PrefersReducedMotion},
+	}
+}
+
+// touchAndMobile says whether e emulates a touch screen and a mobile device.
+func (e Emulation) touchAndMobile() (touch, mobile bool) {
+	if e.Viewport == nil {
+		return false, false
+	}
+	return e.Viewport.Touch, e.Viewport.Mobile
+}
+
+// Emulation returns what the page emulates.
+func (p *Page) Emulation() Emulation {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.emu
+}
+
+// EmulationSummary lists what the page emulates, one line each, or returns
+// "" when it emulates nothing.
+func (p *Page) EmulationSummary() string { return p.Emulation().String() }
+
+// Emulate makes the page emulate e in place of what it emulated before. The
+// emulation lasts across navigations until changed. It reports whether the
+// page must reload for the change to take effect: pages learn whether they
+// run on a touch or mobile device only when they load.
+func (p *Page) Emulate(ctx context.Context, e Emulation) (reload bool, err error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return false, err
+	}
+	old := p.Emulation()
+	if err := p.applyEmulation(ctx, s, e); err != nil {
+		return false, err
+	}
+	if old.Geolocation != nil && e.Geolocation == nil {
+		if err := p.setGeolocationPermission(ctx, "prompt"); err != nil {
+			return false, err
+		}
+	}
+	p.mu.Lock()
+	p.emu = e
+	p.mu.Unlock()
+	oldTouch, oldMobile := old.touchAndMobile()
+	touch, mobile := e.touchAndMobile()
+	return oldTouch != touch || oldMobile != mobile, nil
+}
+
+// restoreEmulation applies the page's emulation to s, a new session of the
+// page, so that it survives re-attaching.
+func (p *Page) restoreEmulation(ctx context.Context, s *cdp.Session) error {
+	e := p.Emulation()
+	if e.String() == "" {
+		return nil
+	}
+	return p.applyEmulation(ctx, s, e)
+}
+
+// applyEmulation sets every kind of emulation of e on session s, turning off
+// the kinds e leaves empty.
+func (p *Page) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation) error {
+	type command struct {
+		method string
+		params any
+	}
+	network := noThrottling
+	if e.Network != "" {
+		network = NetworkPresets[e.Network]
+	}
+	cmds := []command{
+		{"Network.emulateNetworkConditions", network},
+		{"Emulation.setCPUThrottlingRate", cdp.SetCPUThrottlingRateParams{Rate: max(e.CPUThrottling, 1)}},
+		{"Emulation.setUserAgentOverride", cdp.SetUserAgentOverrideParams{UserAgent: e.UserAgent}},
+		{"Emulation.setEmulatedMedia", cdp.SetEmulatedMediaParams{Features: e.mediaFeatures()}},
+		{"Network.setExtraHTTPHeaders", cdp.SetExtraHTTPHeadersParams{Headers: orEmpty(e.Headers)}},
+	}
+	if g := e.Geolocation; g != nil {
+		cmds = append(cmds, command{"Emulation.setGeolocationOverride", cdp.SetGeolocationOverrideParams{Latitude: g.Latitude, Longitude: g.Longitude, Accuracy: 1}})
+	} else {
+		cmds = append(cmds, command{"Emulation.clearGeolocationOverride", nil})
+	}
+	if v := e.Viewport; v != nil {
+		orientation := &cdp.ScreenOrientation{Type: "portraitPrimary"}
+		if v.Landscape {
+			orientation = &cdp.ScreenOrientation{Type: "landscapePrimary", Angle: 90}
+		}
+		cmds = append(cmds,
+			command{"Emulation.setDeviceMetricsOverride", cdp.SetDeviceMetricsOverrideParams{
+				Width: v.Width, Height: v.Height, DeviceScaleFactor: v.DeviceScaleFactor, Mobile: v.Mobile, ScreenOrientation: orientation,
+			}},
+			command{"Emulation.setTouchEmulationEnabled", cdp.SetTouchEmulationEnabledParams{Enabled: v.Touch, MaxTouchPoints: 1}})
+	} else {
+		cmds = append(cmds,
+			command{"Emulation.clearDeviceMetricsOverride", nil},
+			command{"Emulation.setTouchEmulationEnabled", cdp.SetTouchEmulationEnabledParams{Enabled: false}})
+	}
+	for _, c := range cmds {
+		if err := s.Call(ctx, c.method, c.params, nil); err != nil {
+			return fmt.Errorf("emulate on page %d: %w", p.ID, err)
+		}
+	}
+	if e.Geolocation != nil {
+		// Without the permission the page could not read the position.
+		return p.setGeolocationPermission(ctx, "granted")
+	}
+	return nil
+}
+
+// setGeolocationPermission sets the geolocation permission of every origin
+// in the page's browser context.
+func (p *Page) setGeolocationPermission(ctx context.Context, setting string) error {
+	err := p.browser.conn.Call(ctx, "", "Browser.setPermission", cdp.SetPermissionParams{
+		Permission: cdp.PermissionDescriptor{Name: "geolocation"}, Setting: setting, BrowserContextID: p.Info().BrowserContextID,
+	}, nil)
+	if err != nil {
+		return fmt.Errorf("set the geolocation permission of page %d: %w", p.ID, err)
+	}
+	return nil
+}
+
+// orEmpty returns h, or an empty map for nil (the protocol wants an object).
+func orEmpty(h map[string]string) map[string]string {
+	if h == nil {
+		return map[string]string{}
+	}
+	return h
+}
+
+// waitSizeJS resolves with the page's inner size once it is the width and
+// height filled in for the %ds, or after a second without getting there.
+const waitSizeJS = `new Promise(resolve => {
+  const size = () => [innerWidth, innerHeight];
+  const done = () => { removeEventListener('resize', check); resolve(size()); };
+  const check = () => { if (innerWidth === %d && innerHeight === %d) done(); };
+  addEventListener('resize', check);
+  setTimeout(done, 1000);
+  check();
+})`
+
+// Resize sizes the page's window so that the page's viewport is width ×
+// height CSS pixels, and returns the size the viewport got. The window
+// leaves the maximized, minimized or fullscreen state for that.
+func (p *Page) Resize(ctx context.Context, width, height int) (gotWidth, gotHeight int, err error) {
+	if v := p.Emulation().Viewport; v != nil {
+		return 0, 0, fmt.Errorf("page %d emulates a %s viewport, which fixes its size; clear it with emulate (without viewport) first", p.ID, v)
+	}
+	conn := p.browser.conn
+	var win cdp.GetWindowForTargetResult
+	getWindow := func() error {
+		if err := conn.Call(ctx, "", "Browser.getWindowForTarget", cdp.GetWindowForTargetParams{TargetID: p.TargetID}, &win); err != nil {
+			return fmt.Errorf("find the window of page %d: %w", p.ID, err)
+		}
+		return nil
+	}
+	if err := getWindow(); err != nil {
+		return 0, 0, err
+	}
+	setBounds := func(b cdp.WindowBounds) error {
+		if err := conn.Call(ctx, "", "Browser.setWindowBounds", cdp.SetWindowBoundsParams{WindowID: win.WindowID, Bounds: b}, nil); err != nil {
+			return fmt.Errorf("resize the window of page %d: %w", p.ID, err)
+		}
+		return nil
+	}
+	if win.Bounds.WindowState != "" && win.Bounds.WindowState != "normal" {
+		if err := setBounds(cdp.WindowBounds{WindowState: "normal"}); err != nil {
+			return 0, 0, err
+		}
+		if err := getWindow(); err != nil {
+			return 0, 0, err
+		}
+	}
+	// The window is bigger than the page by its frame, tab strip and
+	// toolbars: keep that difference. A second try corrects for window
+	// decorations that changed with the size.
+	outerW, outerH := win.Bounds.Width, win.Bounds.Height
+	gotWidth, gotHeight, err = p.innerSize(ctx, 0, 0)
+	for try := 0; err == nil && try < 2 && (gotWidth != width || gotHeight != height); try++ {
+		outerW, outerH = outerW+width-gotWidth, outerH+height-gotHeight
+		if err := setBounds(cdp.WindowBounds{Width: outerW, Height: outerH}); err != nil {
+			return 0, 0, err
+		}
+		gotWidth, gotHeight, err = p.innerSize(ctx, width, height)
+	}
+	return gotWidth, gotHeight, err
+}
+
+// innerSize returns the page's innerWidth and innerHeight; with a positive
+// width, once they are width × height or after a second without getting
+// there.
+func (p *Page) innerSize(ctx context.Context, width, height int) (int, int, error) {
+	expr := "[innerWidth, innerHeight]"
+	if width > 0 {
+		expr = fmt.Sprintf(waitSizeJS, width, height)
+	}
+	v, err := p.Evaluate(ctx, expr)
+	if err != nil {
+		return 0, 0, fmt.Errorf("read the size of page %d: %w", p.ID, err)
+	}
+	var size [2]int
+	if err := json.Unmarshal(v.Value, &size); err != nil {
+		return 0, 0, fmt.Errorf("read the size of page %d: %w", p.ID, err)
+	}
+	return size[0], size[1], nil
+}

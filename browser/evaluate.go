@@ -1,0 +1,183 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/snapshot"
+)
+
+// Script is JavaScript for EvaluateJSON: a function declaration called with
+// Args (DOM elements from snapshot uids), or a plain script.
+type Script struct {
+	Function string
+	Source   string // a plain script, used when Function is empty
+	Args     []*Element
+}
+
+// serializeJS turns any value into JSON text plus the DOM nodes it holds,
+// which are replaced by "@@node:i@@" markers. Cycles, functions, symbols,
+// BigInts, NaN, Maps, Sets and errors get readable stand-ins, and a budget
+// stops runaway graphs such as window.
+const serializeJS = `function() {
+  const nodes = [], path = [];
+  let budget = 20000;
+  const conv = v => {
+    switch (typeof v) {
+      case 'bigint': return v + 'n';
+      case 'function': return '[Function ' + (v.name || 'anonymous') + ']';
+      case 'symbol': return v.toString();
+      case 'number': return Number.isFinite(v) ? v : String(v);
+      case 'object': break;
+      default: return v;
+    }
+    if (v === null) return null;
+    if (typeof Node !== 'undefined' && v instanceof Node) { nodes.push(v); return '@@node:' + (nodes.length - 1) + '@@'; }
+    if (path.includes(v)) return '[Circular]';
+    if (--budget < 0 || path.length > 30) return '[...]';
+    if (typeof v.toJSON === 'function' && !(v instanceof Error)) return conv(v.toJSON());
+    path.push(v);
+    try {
+      if (v instanceof Error) return {name: v.name, message: v.message, stack: v.stack};
+      if (v instanceof Map) return Object.fromEntries(Array.from(v, ([k, x]) => [String(k), conv(x)]));
+      if (v instanceof Set || Array.isArray(v) || ArrayBuffer.isView(v) ||
+          (typeof NodeList !== 'undefined' && (v instanceof NodeList || v instanceof HTMLCollection))) return Array.from(v, conv);
+      const out = {};
+      for (const k of Object.keys(v)) { const c = conv(v[k]); if (c !== undefined) out[k] = c; }
+      return out;
+    } finally { path.pop(); }
+  };
+  const r = conv(this);
+  return [r === undefined ? 'undefined' : JSON.stringify(r), ...nodes];
+}`
+
+var nodeMarker = regexp.MustCompile(`"@@node:(\d+)@@"`)
+
+// EvaluateJSON runs sc in the page (awaiting a promise) and returns its
+// result as JSON text, with DOM elements replaced by their snapshot uids so
+// the agent can act on them.
+func (p *Page) EvaluateJSON(ctx context.Context, sc Script) (string, error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return "", err
+	}
+	var res cdp.EvaluateResult
+	if sc.Function == "" {
+		err = s.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{Expression: sc.Source, AwaitPromise: true, UserGesture: true}, &res)
+	} else {
+		var target string
+		if s, target, err = p.callTarget(ctx, s, sc.Args); err != nil {
+			return "", err
+		}
+		args := make([]cdp.CallArgument, len(sc.Args))
+		for i, e := range sc.Args {
+			args[i] = cdp.CallArgument{ObjectID: e.objectID}
+		}
+		err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+			FunctionDeclaration: sc.Function, ObjectID: target, Arguments: args, AwaitPromise: true, UserGesture: true,
+		}, &res)
+	}
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			// The script may be stuck in a loop: stop it so the page answers again.
+			tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			_ = s.Call(tctx, "Runtime.terminateExecution", nil, nil)
+			return "", fmt.Errorf("the script did not finish in time and was stopped; the page is usable again. Make it return sooner (await less, loop less)")
+		}
+		return "", fmt.Errorf("evaluate: %w", err)
+	}
+	if d := res.ExceptionDetails; d != nil {
+		if d.Exception != nil && d.Exception.ClassName == "SyntaxError" && sc.Function != "" {
+			return "", fmt.Errorf("the function does not parse: %s. Pass a function declaration such as () => document.title, or format=script for a plain script", firstLine(d.Message()))
+		}
+		return "", fmt.Errorf("the script threw: %s", d.Message())
+	}
+	return p.toJSON(ctx, s, res.Result)
+}
+
+// callTarget picks the global object to call a function on: the page's,
+// or that of the frame the element arguments live in (which must be one).
+func (p *Page) callTarget(ctx context.Context, s *cdp.Session, args []*Element) (*cdp.Session, string, error) {
+	if len(args) == 0 {
+		var g cdp.EvaluateResult
+		if err := s.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{Expression: "globalThis"}, &g); err != nil {
+			return nil, "", fmt.Errorf("evaluate: %w", err)
+		}
+		return s, g.Result.ObjectID, nil
+	}
+	first := args[0]
+	var g cdp.EvaluateResult
+	err := first.session.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+		FunctionDeclaration: "function() { return this.ownerDocument.defaultView; }", ObjectID: first.objectID,
+	}, &g)
+	if err != nil {
+		return nil, "", fmt.Errorf("evaluate: %w", err)
+	}
+	for _, e := range args[1:] {
+		if e.session != first.session {
+			return nil, "", fmt.Errorf("uid=%s and uid=%s are in different frames; a script runs in one frame, so pass elements of one frame", first.UID, e.UID)
+		}
+	}
+	return first.session, g.Result.ObjectID, nil
+}
+
+// toJSON serializes a result handle in the page; primitives need no trip.
+func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject) (string, error) {
+	switch {
+	case v.ObjectID == "" && v.UnserializableValue != "": // NaN, Infinity, -0, 1n
+		return strconv.Quote(v.UnserializableValue), nil
+	case v.ObjectID == "" && len(v.Value) > 0:
+		return string(v.Value), nil
+	case v.ObjectID == "" && v.Subtype == "null":
+		return "null", nil
+	case v.ObjectID == "":
+		return "undefined", nil
+	}
+	var packed cdp.EvaluateResult
+	err := s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{FunctionDeclaration: serializeJS, ObjectID: v.ObjectID}, &packed)
+	if err != nil {
+		return "", fmt.Errorf("serialize the result: %w", err)
+	}
+	if packed.ExceptionDetails != nil {
+		return "", fmt.Errorf("the result cannot be serialized to JSON: %s", firstLine(packed.ExceptionDetails.Message()))
+	}
+	var props struct {
+		Result []struct {
+			Name  string           `json:"name"`
+			Value cdp.RemoteObject `json:"value"`
+		} `json:"result"`
+	}
+	if err := s.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": packed.Result.ObjectID, "ownProperties": true}, &props); err != nil {
+		return "", fmt.Errorf("serialize the result: %w", err)
+	}
+	var text string
+	nodes := map[string]string{} // index -> object id
+	for _, pr := range props.Result {
+		if pr.Name == "0" {
+			_ = json.Unmarshal(pr.Value.Value, &text)
+		} else if i, err := strconv.Atoi(pr.Name); err == nil && i > 0 {
+			nodes[strconv.Itoa(i-1)] = pr.Value.ObjectID
+		}
+	}
+	var uidErr error
+	out := nodeMarker.ReplaceAllStringFunc(text, func(m string) string {
+		idx := nodeMarker.FindStringSubmatch(m)[1]
+		var d cdp.DescribeNodeResult
+		if err := s.Call(ctx, "DOM.describeNode", cdp.NodeRef{ObjectID: nodes[idx]}, &d); err != nil {
+			uidErr = err
+			return `"<node>"`
+		}
+		return strconv.Quote("uid=" + p.tracker.UIDFor(snapshot.Key{Scope: s.ID, BackendNodeID: d.Node.BackendNodeID}))
+	})
+	if uidErr != nil {
+		return out, errors.Join(fmt.Errorf("some DOM nodes in the result could not be named"), uidErr)
+	}
+	return out, nil
+}

@@ -1,0 +1,319 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// Third-party developer tools: a page (or a framework in it) exposes tools
+// by listening for the devtoolstooldiscovery event on window and calling
+// event.respondWith(toolGroup). The discovery runs in the page and keeps the
+// groups it got in window.__dtmcp, whose executeTool(name, params) runs one;
+// scripts of evaluate_script can call it too.
+
+// ToolGroup is a set of tools a page exposed in answer to the discovery event.
+type ToolGroup struct {
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Tools       []PageTool `json:"tools"`
+}
+
+// PageTool is one tool of a ToolGroup. Its InputSchema is shown to the agent
+// as the page declared it, except that a DOM element parameter (a schema
+// with "x-mcp-type": "HTMLElement") is described as an object {uid}.
+type PageTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// TakesElements is set when the page declared DOM element parameters,
+	// which the agent passes as {"uid": "..."} objects.
+	TakesElements bool `json:"takesElements,omitempty"`
+}
+
+// Discovery is what one discovery found.
+type Discovery struct {
+	Groups []ToolGroup `json:"groups"`
+	// Problems describe tool groups and tools the page offered but that
+	// were malformed and left out, for the page's authors to fix.
+	Problems []string `json:"problems"`
+}
+
+// ErrNoPageTools is wrapped by errors about a page that exposes no
+// developer tools.
+var ErrNoPageTools = errors.New("the page exposes no third-party developer tools")
+
+// toolsJS installs window.__dtmcp in the page (once per document) and
+// returns it. Discovery dispatches the event, accepts respondWith calls
+// until the next task, and keeps the valid groups. The flag marks the copy
+// installed by the new-document script, so it is added once per session.
+const toolsJS = `function(fromNewDocument) {
+  const old = window.__dtmcp;
+  if (old && old.__version === 1) {
+    if (fromNewDocument) old.__fromNewDocument = true;
+    return old;
+  }
+  const forAgent = (schema, onElement) => {
+    if (Array.isArray(schema)) return schema.map(s => forAgent(s, onElement));
+    if (!schema || typeof schema !== 'object') return schema;
+    if (schema['x-mcp-type'] === 'HTMLElement') {
+      onElement();
+      const s = {type: 'object', properties: {uid: {type: 'string', description: 'uid of the element from take_snapshot'}}, required: ['uid']};
+      if (typeof schema.description === 'string') s.description = schema.description;
+      return s;
+    }
+    return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, forAgent(v, onElement)]));
+  };
+  const describe = tool => {
+    let elements = false;
+    const inputSchema = forAgent(JSON.parse(JSON.stringify(tool.inputSchema)), () => { elements = true; });
+    return {name: tool.name, description: tool.description, inputSchema, takesElements: elements};
+  };
+  const check = group => {
+    if (!group || typeof group !== 'object') return 'respondWith() needs a tool group object, got ' + (group === null ? 'null' : typeof group);
+    if (typeof group.name !== 'string' || !group.name) return 'a tool group has no name (a non-empty string)';
+    const where = 'tool group "' + group.name + '"';
+    if (group.description !== undefined && typeof group.description !== 'string') return where + ': description must be a string';
+    if (!Array.isArray(group.tools)) return where + ': tools must be an array';
+    for (const [i, t] of group.tools.entries()) {
+      const tool = where + ', tool ' + (t && typeof t.name === 'string' ? '"' + t.name + '"' : '#' + (i + 1));
+      if (!t || typeof t !== 'object') return tool + ' is not an object';
+      if (typeof t.name !== 'string' || !t.name) return tool + ': name must be a non-empty string';
+      if (typeof t.description !== 'string') return tool + ': description must be a string';
+      if (!t.inputSchema || typeof t.inputSchema !== 'object' || Array.isArray(t.inputSchema)) return tool + ': inputSchema must be a JSON Schema object';
+      if (typeof t.execute !== 'function') return tool + ': execute must be a function';
+      try { JSON.stringify(t.inputSchema); } catch (e) { return tool + ': inputSchema is not JSON (' + e.message + ')'; }
+    }
+    return '';
+  };
+  const api = {
+    __version: 1,
+    __fromNewDocument: !!fromNewDocument,
+    toolGroups: undefined,
+    discover() {
+      return new Promise(resolve => {
+        const groups = [], problems = [];
+        let open = true;
+        const event = new CustomEvent('devtoolstooldiscovery');
+        event.respondWith = group => {
+          if (!open) {
+            console.warn('devtoolstooldiscovery: respondWith() was called after discovery ended; call it while handling the event');
+            return;
+          }
+          const problem = check(group);
+          if (problem) {
+            problems.push(problem);
+            console.error('devtoolstooldiscovery: ignored ' + problem);
+            return;
+          }
+          const seen = new Set(groups.flatMap(g => g.tools.map(t => t.name)));
+          for (const t of group.tools) {
+            if (seen.has(t.name)) problems.push('tool "' + t.name + '" of tool group "' + group.name + '" has the name of an earlier tool; calls go to the earlier one');
+          }
+          groups.push(group);
+        };
+        window.dispatchEvent(event);
+        // Answers given in the next microtasks count too: wait one task.
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          open = false;
+          channel.port1.close();
+          api.toolGroups = groups;
+          resolve({
+            groups: groups.map(g => ({name: g.name, description: g.description || '', tools: g.tools.map(describe)})),
+            problems,
+          });
+        };
+        channel.port2.postMessage(null);
+      });
+    },
+    async find(name) {
+      // A tool the last discovery did not see may have been added since.
+      for (let fresh = !api.toolGroups; ; fresh = true) {
+        if (fresh) await api.discover();
+        const tools = api.toolGroups.flatMap(g => g.tools);
+        const tool = tools.find(t => t.name === name);
+        if (tool) return {tool: describe(tool)};
+        if (fresh) return {available: tools.map(t => t.name)};
+      }
+    },
+    async executeTool(name, params) {
+      if (!api.toolGroups) await api.discover();
+      for (const group of api.toolGroups) {
+        const tool = group.tools.find(t => t.name === name);
+        if (tool) return await tool.execute(params === undefined ? {} : params);
+      }
+      const names = api.toolGroups.flatMap(g => g.tools.map(t => t.name));
+      throw new Error(names.length ? 'no tool named "' + name + '"; the page exposes: ' + names.join(', ')
+        : 'the page exposes no tools (nothing answered the devtoolstooldiscovery event)');
+    },
+  };
+  Object.defineProperty(window, '__dtmcp', {value: api, configurable: true, writable: true});
+  return api;
+}`
+
+// DiscoverTools dispatches the discovery event in the page and returns the
+// tool groups the page answered with. The first discovery on a session also
+// installs window.__dtmcp in every later document of the page, so scripts
+// can call window.__dtmcp.executeTool after any navigation.
+func (p *Page) DiscoverTools(ctx context.Context) (Discovery, error) {
+	var res struct {
+		Discovery
+		FromNewDocument bool `json:"fromNewDocument"`
+	}
+	expr := "(" + toolsJS + ")(false).discover().then(d => ({...d, fromNewDocument: window.__dtmcp.__fromNewDocument}))"
+	if err := p.evaluateInto(ctx, expr, &res); err != nil {
+		return Discovery{}, fmt.Errorf("discover the page's developer tools: %w", err)
+	}
+	if !res.FromNewDocument {
+		s, err := p.Session(ctx)
+		if err != nil {
+			return Discovery{}, err
+		}
+		// runImmediately marks the current document too, so that the next
+		// discovery here does not add the script again.
+		params := map[string]any{"source": "(" + toolsJS + ")(true)", "runImmediately": true}
+		if err := s.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", params, nil); err != nil {
+			return Discovery{}, fmt.Errorf("install window.__dtmcp for later documents: %w", err)
+		}
+	}
+	return res.Discovery, nil
+}
+
+// FindTool returns the page's developer tool called name, discovering the
+// tools first if this document was not asked yet. The error lists the
+// tools there are, or wraps ErrNoPageTools.
+func (p *Page) FindTool(ctx context.Context, name string) (*PageTool, error) {
+	var res struct {
+		Tool      *PageTool `json:"tool"`
+		Available []string  `json:"available"`
+	}
+	expr := "(" + toolsJS + ")(false).find(" + jsString(name) + ")"
+	if err := p.evaluateInto(ctx, expr, &res); err != nil {
+		return nil, fmt.Errorf("look up developer tool %q: %w", name, err)
+	}
+	switch {
+	case res.Tool != nil:
+		return res.Tool, nil
+	case len(res.Available) == 0:
+		return nil, ErrNoPageTools
+	}
+	return nil, fmt.Errorf("the page has no developer tool named %q; it exposes: %s", name, strings.Join(res.Available, ", "))
+}
+
+// RunTool calls the page's developer tool t with params (a JSON object) and
+// awaits it. The result comes back as JSON text, with DOM elements as
+// "uid=..." strings of the page's snapshots; a tool that returns nothing
+// gives "undefined", one that throws an error with its message. For a tool
+// with element parameters, objects {"uid": "..."} in params are passed as
+// those elements.
+func (p *Page) RunTool(ctx context.Context, t *PageTool, params json.RawMessage) (string, error) {
+	var elements []*Element
+	if t.TakesElements {
+		var v any
+		if err := json.Unmarshal(params, &v); err != nil {
+			return "", fmt.Errorf("params: %w", err)
+		}
+		var err error
+		if v, err = p.elementParams(ctx, v, &elements); err != nil {
+			return "", err
+		}
+		if params, err = json.Marshal(v); err != nil {
+			return "", fmt.Errorf("params: %w", err)
+		}
+	}
+	fn := `async function(...elements) {
+  const revive = v => {
+    if (Array.isArray(v)) return v.map(revive);
+    if (!v || typeof v !== 'object') return v;
+    const keys = Object.keys(v);
+    if (keys.length === 1 && keys[0] === '__dtmcpElement') return elements[v.__dtmcpElement];
+    return Object.fromEntries(keys.map(k => [k, revive(v[k])]));
+  };
+  try {
+    // Element arguments make this run in their frame; the tools live in the page's.
+    return {value: await window.top.__dtmcp.executeTool(` + jsString(t.Name) + `, revive(JSON.parse(` + jsString(string(params)) + `)))};
+  } catch (e) {
+    return {thrown: e instanceof Error ? e.message || e.name : String(e)};
+  }
+}`
+	out, err := p.EvaluateJSON(ctx, Script{Function: fn, Args: elements})
+	if err != nil {
+		return "", fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	var res struct {
+		Value  json.RawMessage `json:"value"`
+		Thrown *string         `json:"thrown"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		return "", fmt.Errorf("read the result of tool %q: %w", t.Name, err)
+	}
+	switch {
+	case res.Thrown != nil:
+		return "", fmt.Errorf("tool %q threw: %s", t.Name, *res.Thrown)
+	case res.Value == nil:
+		return "undefined", nil
+	}
+	return string(res.Value), nil
+}
+
+// elementParams replaces the {"uid": "..."} objects in v by markers for the
+// elements, which it resolves and appends to elements.
+func (p *Page) elementParams(ctx context.Context, v any, elements *[]*Element) (any, error) {
+	switch v := v.(type) {
+	case []any:
+		for i := range v {
+			var err error
+			if v[i], err = p.elementParams(ctx, v[i], elements); err != nil {
+				return nil, err
+			}
+		}
+	case map[string]any:
+		if uid, ok := v["uid"].(string); ok && len(v) == 1 {
+			e, err := p.Element(ctx, strings.TrimPrefix(uid, "uid="))
+			if err != nil {
+				return nil, err
+			}
+			*elements = append(*elements, e)
+			return map[string]any{"__dtmcpElement": len(*elements) - 1}, nil
+		}
+		for k, x := range v {
+			var err error
+			if v[k], err = p.elementParams(ctx, x, elements); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return v, nil
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s) // a string always marshals
+	return string(b)
+}
+
+// evaluateInto evaluates expr in the page (awaiting a promise) and decodes
+// its JSON value into out.
+func (p *Page) evaluateInto(ctx context.Context, expr string, out any) error {
+	v, err := p.Evaluate(ctx, expr)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(v.Value, out); err != nil {
+		return fmt.Errorf("unexpected answer from the page (%s): %w", cdpValue(v), err)
+	}
+	return nil
+}
+
+// cdpValue describes a remote value for an error message.
+func cdpValue(v cdp.RemoteObject) string {
+	if len(v.Value) > 0 {
+		return string(v.Value)
+	}
+	return v.Type
+}

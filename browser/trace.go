@@ -1,0 +1,167 @@
+package browser
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// TraceCategories are the trace categories DevTools' performance panel
+// records by default, with JavaScript sampling: the main-thread timeline,
+// loading and network, user timings, layout shifts, paint metrics, event
+// timing (interactions) and V8 script rundown. Screenshots and script
+// sources are left out: no metric needs them and they make traces many
+// times bigger.
+var TraceCategories = []string{
+	"blink.console",
+	"blink.user_timing",
+	"devtools.timeline",
+	"disabled-by-default-devtools.target-rundown",
+	"disabled-by-default-devtools.timeline",
+	"disabled-by-default-devtools.timeline.frame",
+	"disabled-by-default-devtools.timeline.stack",
+	"disabled-by-default-devtools.v8-source-rundown",
+	"disabled-by-default-layout_shift.debug",
+	"disabled-by-default-lighthouse",
+	"disabled-by-default-v8.cpu_profiler",
+	"disabled-by-default-v8.inspector",
+	"latencyInfo",
+	"loading",
+	"navigation",
+	"rail",
+	"v8",
+	"v8.execute",
+	"cppgc",
+}
+
+// traceChunk is how much IO.read is asked for at a time.
+const traceChunk = 4 << 20
+
+// Trace is a trace being recorded on a page's session. Stop it exactly once.
+type Trace struct {
+	session  *cdp.Session
+	complete chan cdp.TracingCompleteEvent
+	unlisten func()
+}
+
+// StartTrace starts recording a trace with TraceCategories, kept by Chrome
+// until Stop reads it as a stream.
+func (p *Page) StartTrace(ctx context.Context) (*Trace, error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t := &Trace{session: s, complete: make(chan cdp.TracingCompleteEvent, 1)}
+	t.unlisten = s.Listen(func(method string, params json.RawMessage) {
+		if method != "Tracing.tracingComplete" {
+			return
+		}
+		if ev, err := cdp.Decode[cdp.TracingCompleteEvent](params); err == nil {
+			select {
+			case t.complete <- ev:
+			default:
+			}
+		}
+	})
+	err = s.Call(ctx, "Tracing.start", cdp.TracingStartParams{
+		TransferMode: "ReturnAsStream",
+		StreamFormat: "json",
+		TraceConfig: &cdp.TraceConfig{
+			RecordMode:         "recordUntilFull",
+			IncludedCategories: TraceCategories,
+			ExcludedCategories: []string{"*"},
+		},
+	}, nil)
+	if err != nil {
+		t.unlisten()
+		if strings.Contains(err.Error(), "already") {
+			return nil, fmt.Errorf("start tracing: %w; another client (or another tab's tool call) is tracing this browser", err)
+		}
+		return nil, fmt.Errorf("start tracing: %w", err)
+	}
+	return t, nil
+}
+
+// Stop ends the recording and copies the trace, Chrome's JSON trace format,
+// to w chunk by chunk as it is read: the trace is never held whole. It
+// reports whether Chrome lost data because its trace buffer filled up.
+func (t *Trace) Stop(ctx context.Context, w io.Writer) (dataLoss bool, err error) {
+	defer t.unlisten()
+	if err := t.session.Call(ctx, "Tracing.end", nil, nil); err != nil {
+		return false, fmt.Errorf("stop tracing: %w", err)
+	}
+	var done cdp.TracingCompleteEvent
+	select {
+	case done = <-t.complete:
+	case <-t.session.Conn.Done():
+		return false, fmt.Errorf("stop tracing: %w", t.session.Conn.Err())
+	case <-ctx.Done():
+		return false, fmt.Errorf("stop tracing: waiting for Chrome to flush the trace: %w", ctx.Err())
+	}
+	if done.Stream == "" {
+		return done.DataLossOccurred, errors.New("stop tracing: Chrome returned no trace stream")
+	}
+	defer func() {
+		// Free Chrome's copy even when reading failed or ctx ran out.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		_ = t.session.Call(cctx, "IO.close", cdp.IOCloseParams{Handle: done.Stream}, nil)
+	}()
+	return done.DataLossOccurred, readStream(ctx, t.session, done.Stream, w)
+}
+
+// readStream copies an IO stream to w until its end.
+func readStream(ctx context.Context, s *cdp.Session, handle string, w io.Writer) error {
+	var buf []byte
+	for {
+		var chunk cdp.IOReadResult
+		if err := s.Call(ctx, "IO.read", cdp.IOReadParams{Handle: handle, Size: traceChunk}, &chunk); err != nil {
+			return fmt.Errorf("read trace: %w", err)
+		}
+		data := []byte(chunk.Data)
+		if chunk.Base64Encoded {
+			n := base64.StdEncoding.DecodedLen(len(chunk.Data))
+			if cap(buf) < n {
+				buf = make([]byte, n)
+			}
+			n, err := base64.StdEncoding.Decode(buf[:n], data)
+			if err != nil {
+				return fmt.Errorf("read trace: bad base64 chunk: %w", err)
+			}
+			data = buf[:n]
+		}
+		if _, err := w.Write(data); err != nil {
+			return fmt.Errorf("read trace: %w", err)
+		}
+		if chunk.EOF {
+			return nil
+		}
+	}
+}
+
+// WaitSettled waits until the page has been quiet for quiet: no resource
+// loaded, no long task, layout shift, largest-paint candidate or input
+// event (as the page's PerformanceObserver sees them), at most limit.
+func (p *Page) WaitSettled(ctx context.Context, quiet, limit time.Duration) error {
+	_, err := p.Evaluate(ctx, fmt.Sprintf(`new Promise(resolve => {
+  let timer;
+  const types = ['resource', 'longtask', 'layout-shift', 'largest-contentful-paint', 'event'];
+  const done = () => { obs.disconnect(); clearTimeout(timer); clearTimeout(cap); resolve(); };
+  const bump = () => { clearTimeout(timer); timer = setTimeout(done, %d); };
+  const obs = new PerformanceObserver(bump);
+  for (const type of types) { try { obs.observe({type}); } catch {} }
+  const cap = setTimeout(done, %d);
+  bump();
+})`, quiet.Milliseconds(), limit.Milliseconds()))
+	if err != nil && !isContextLost(err) {
+		return fmt.Errorf("wait for the page to settle: %w", err)
+	}
+	return nil
+}

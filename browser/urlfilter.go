@@ -1,0 +1,157 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// urlFilter enforces --blockedUrlPattern and --allowedUrlPattern for every
+// request of the browser (pages, popups, iframes), through browser-wide
+// Fetch interception: nothing has to attach to each tab.
+type urlFilter struct {
+	blocked, allowed []urlPattern
+
+	mu     sync.Mutex
+	denied map[string]string // recently refused URL -> why, for navigation errors
+	last   string            // the latest refusal
+}
+
+// urlPattern is one pattern: `*` matches any run of characters; a pattern
+// without "://" matches the URL without its scheme.
+type urlPattern struct {
+	text     string
+	re       *regexp.Regexp
+	noScheme bool
+}
+
+// compilePatterns turns pattern strings into matchers.
+func compilePatterns(texts []string) []urlPattern {
+	out := make([]urlPattern, 0, len(texts))
+	for _, t := range texts {
+		quoted := strings.ReplaceAll(regexp.QuoteMeta(t), `\*`, `.*`)
+		out = append(out, urlPattern{text: t, re: regexp.MustCompile("^" + quoted + "$"), noScheme: !strings.Contains(t, "://")})
+	}
+	return out
+}
+
+// match reports whether u matches p.
+func (p urlPattern) match(u string) bool {
+	if p.noScheme {
+		if _, rest, ok := strings.Cut(u, "://"); ok {
+			u = rest
+		}
+	}
+	return p.re.MatchString(u)
+}
+
+// URLPatterns is a list of URL patterns in the syntax of --blockedUrlPattern.
+type URLPatterns []urlPattern
+
+// NewURLPatterns compiles patterns ("*" matches any run of characters; a
+// pattern without "://" ignores the scheme).
+func NewURLPatterns(patterns []string) URLPatterns { return compilePatterns(patterns) }
+
+// Match returns the first pattern u matches.
+func (ps URLPatterns) Match(u string) (pattern string, ok bool) {
+	u, _, _ = strings.Cut(u, "#")
+	for _, p := range ps {
+		if p.match(u) {
+			return p.text, true
+		}
+	}
+	return "", false
+}
+
+// newURLFilter returns nil when no pattern is configured.
+func newURLFilter(blocked, allowed []string) *urlFilter {
+	if len(blocked) == 0 && len(allowed) == 0 {
+		return nil
+	}
+	return &urlFilter{blocked: compilePatterns(blocked), allowed: compilePatterns(allowed), denied: map[string]string{}}
+}
+
+// verdict says why u may not load, or "" when it may.
+func (f *urlFilter) verdict(u string) string {
+	u, _, _ = strings.Cut(u, "#")
+	for _, scheme := range []string{"about:", "data:", "blob:", "chrome:", "devtools:"} {
+		if strings.HasPrefix(u, scheme) {
+			return ""
+		}
+	}
+	for _, p := range f.blocked {
+		if p.match(u) {
+			return fmt.Sprintf("%s is blocked by --blockedUrlPattern %q", u, p.text)
+		}
+	}
+	if len(f.allowed) > 0 {
+		for _, p := range f.allowed {
+			if p.match(u) {
+				return ""
+			}
+		}
+		texts := make([]string, len(f.allowed))
+		for i, p := range f.allowed {
+			texts[i] = p.text
+		}
+		return fmt.Sprintf("%s matches no --allowedUrlPattern (%s)", u, strings.Join(texts, ", "))
+	}
+	return ""
+}
+
+// why returns the reason u was refused recently, or "".
+func (f *urlFilter) why(u string) string {
+	if f == nil {
+		return ""
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if why, ok := f.denied[u]; ok {
+		return why
+	}
+	return f.last // the URL may have been normalized on the way
+}
+
+// install starts intercepting every request of the browser.
+func (f *urlFilter) install(ctx context.Context, b *Browser) error {
+	b.conn.Listen("", func(method string, params json.RawMessage) {
+		if method != "Fetch.requestPaused" {
+			return
+		}
+		var ev struct {
+			RequestID string `json:"requestId"`
+			Request   struct {
+				URL string `json:"url"`
+			} `json:"request"`
+		}
+		if json.Unmarshal(params, &ev) != nil {
+			return
+		}
+		why := f.verdict(ev.Request.URL)
+		if why != "" {
+			f.mu.Lock()
+			if len(f.denied) > 100 {
+				clear(f.denied)
+			}
+			f.denied[ev.Request.URL], f.last = why, why
+			f.mu.Unlock()
+		}
+		go func() { // answering is a call: not from the reader goroutine
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if why != "" {
+				_ = b.conn.Call(ctx, "", "Fetch.failRequest", map[string]string{"requestId": ev.RequestID, "errorReason": "BlockedByClient"}, nil)
+			} else {
+				_ = b.conn.Call(ctx, "", "Fetch.continueRequest", map[string]string{"requestId": ev.RequestID}, nil)
+			}
+		}()
+	})
+	if err := b.conn.Call(ctx, "", "Fetch.enable", map[string]any{"patterns": []map[string]string{{"urlPattern": "*"}}}, nil); err != nil {
+		return fmt.Errorf("enforce URL patterns: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,134 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/snapshot"
+)
+
+// WebMCP: pages register tools with document.modelContext.registerTool, or
+// declare them on <form> elements; Chrome started with
+// --enable-features=WebMCP reports them in the WebMCP CDP domain.
+
+// ErrWebMCPUnsupported is wrapped by errors about a browser that does not
+// have WebMCP turned on.
+var ErrWebMCPUnsupported = errors.New("WebMCP is not available in this browser")
+
+// WebMCPTool is a WebMCP tool registered in the page.
+type WebMCPTool struct {
+	cdp.WebMCPTool
+	// FormUID is the snapshot uid of a declarative tool's <form>, else "".
+	FormUID string
+}
+
+// WebMCPTools lists the WebMCP tools registered in the page. It turns the
+// WebMCP domain off and on, which makes Chrome report every registered tool
+// again, so nothing needs to be tracked between calls. With no tools, it
+// checks that the page has document.modelContext at all, and wraps
+// ErrWebMCPUnsupported when it does not.
+func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	var added []cdp.WebMCPTool
+	stop := p.watch(func(ev Event) {
+		if ev.SessionID != s.ID || ev.Method != "WebMCP.toolsAdded" {
+			return
+		}
+		if e, err := cdp.Decode[cdp.WebMCPToolsAddedEvent](ev.Params); err == nil {
+			mu.Lock()
+			added = append(added, e.Tools...)
+			mu.Unlock()
+		}
+	})
+	defer stop()
+	for _, method := range []string{"WebMCP.disable", "WebMCP.enable"} {
+		if err := s.Call(ctx, method, nil, nil); err != nil {
+			if ce := (*cdp.Error)(nil); errors.As(err, &ce) && ce.Code == -32601 {
+				return nil, fmt.Errorf("%w: this Chrome has no WebMCP protocol domain", ErrWebMCPUnsupported)
+			}
+			return nil, fmt.Errorf("list WebMCP tools: %w", err)
+		}
+	}
+	// The events came before enable's reply, on the same reader goroutine.
+	mu.Lock()
+	defer mu.Unlock()
+	if len(added) == 0 {
+		v, err := p.Evaluate(ctx, "'modelContext' in document")
+		if err != nil {
+			return nil, fmt.Errorf("list WebMCP tools: %w", err)
+		}
+		if string(v.Value) != "true" {
+			return nil, fmt.Errorf("%w: the page has no document.modelContext", ErrWebMCPUnsupported)
+		}
+	}
+	tools := make([]WebMCPTool, len(added))
+	for i, t := range added {
+		tools[i].WebMCPTool = t
+		if t.BackendNodeID != 0 {
+			tools[i].FormUID = p.tracker.UIDFor(snapshot.Key{Scope: s.ID, BackendNodeID: t.BackendNodeID})
+		}
+	}
+	return tools, nil
+}
+
+// WebMCPResult is how a WebMCP tool invocation ended: Status is Completed,
+// Canceled or Error; Output is the tool's output when Completed.
+type WebMCPResult struct {
+	Status    string          `json:"status"`
+	Output    json.RawMessage `json:"output,omitempty"`
+	ErrorText string          `json:"errorText,omitempty"`
+}
+
+// InvokeWebMCPTool runs t (from WebMCPTools) with input, a JSON object, and
+// waits for its answer. When ctx ends first, the invocation is canceled.
+func (p *Page) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.RawMessage) (WebMCPResult, error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return WebMCPResult{}, err
+	}
+	responded := make(chan cdp.WebMCPToolRespondedEvent, 8)
+	stop := p.watch(func(ev Event) {
+		if ev.SessionID != s.ID || ev.Method != "WebMCP.toolResponded" {
+			return
+		}
+		if e, err := cdp.Decode[cdp.WebMCPToolRespondedEvent](ev.Params); err == nil {
+			select {
+			case responded <- e:
+			default: // an answer to another invocation nobody waits for
+			}
+		}
+	})
+	defer stop()
+	var inv cdp.WebMCPInvokeToolResult
+	err = s.Call(ctx, "WebMCP.invokeTool", cdp.WebMCPInvokeToolParams{FrameID: t.FrameID, ToolName: t.Name, Input: input}, &inv)
+	if err != nil {
+		return WebMCPResult{}, fmt.Errorf("invoke WebMCP tool %q: %w", t.Name, err)
+	}
+	for {
+		select {
+		case e := <-responded:
+			if e.InvocationID != inv.InvocationID {
+				continue
+			}
+			res := WebMCPResult{Status: e.Status, Output: e.Output, ErrorText: e.ErrorText}
+			if res.ErrorText == "" && e.Exception != nil {
+				res.ErrorText = firstLine(FormatValue(*e.Exception))
+			}
+			return res, nil
+		case <-ctx.Done():
+			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			_ = s.Call(cctx, "WebMCP.cancelInvocation", cdp.WebMCPCancelInvocationParams(inv), nil)
+			return WebMCPResult{}, fmt.Errorf("WebMCP tool %q did not answer in time, so its invocation was canceled: %w", t.Name, ctx.Err())
+		}
+	}
+}

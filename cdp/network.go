@@ -1,0 +1,122 @@
+package cdp
+
+import "encoding/json"
+
+// Network, Log and Audits domain types we use, and console-related Runtime types.
+
+// NetworkRequest is the part of Network.Request we read.
+type NetworkRequest struct {
+	URL         string            `json:"url"`
+	Method      string            `json:"method"`
+	Headers     map[string]string `json:"headers"`
+	HasPostData bool              `json:"hasPostData,omitempty"`
+}
+
+// NetworkResponse is the part of Network.Response we read.
+type NetworkResponse struct {
+	URL        string            `json:"url"`
+	Status     int               `json:"status"`
+	StatusText string            `json:"statusText"`
+	Headers    map[string]string `json:"headers"`
+	MimeType   string            `json:"mimeType"`
+	Protocol   string            `json:"protocol,omitempty"`
+}
+
+// RequestWillBeSentEvent is Network.requestWillBeSent. A redirect repeats
+// the request id with RedirectResponse set to the previous hop's response.
+type RequestWillBeSentEvent struct {
+	RequestID        string           `json:"requestId"`
+	LoaderID         string           `json:"loaderId"`
+	Request          NetworkRequest   `json:"request"`
+	Timestamp        float64          `json:"timestamp"`
+	Type             string           `json:"type"`
+	FrameID          string           `json:"frameId"`
+	RedirectResponse *NetworkResponse `json:"redirectResponse,omitempty"`
+}
+
+// ResponseReceivedEvent is Network.responseReceived.
+type ResponseReceivedEvent struct {
+	RequestID string          `json:"requestId"`
+	Type      string          `json:"type"`
+	Response  NetworkResponse `json:"response"`
+}
+
+// LoadingFinishedEvent is Network.loadingFinished.
+type LoadingFinishedEvent struct {
+	RequestID         string  `json:"requestId"`
+	Timestamp         float64 `json:"timestamp"`
+	EncodedDataLength float64 `json:"encodedDataLength"`
+}
+
+// LoadingFailedEvent is Network.loadingFailed.
+type LoadingFailedEvent struct {
+	RequestID     string  `json:"requestId"`
+	Timestamp     float64 `json:"timestamp"`
+	ErrorText     string  `json:"errorText"`
+	Canceled      bool    `json:"canceled,omitempty"`
+	BlockedReason string  `json:"blockedReason,omitempty"`
+}
+
+// RequestIDParams name a request for Network.getResponseBody and
+// Network.getRequestPostData.
+type RequestIDParams struct {
+	RequestID string `json:"requestId"`
+}
+
+// ResponseBody is the reply to Network.getResponseBody.
+type ResponseBody struct {
+	Body          string `json:"body"`
+	Base64Encoded bool   `json:"base64Encoded"`
+}
+
+// PostData is the reply to Network.getRequestPostData.
+type PostData struct {
+	PostData string `json:"postData"`
+}
+
+// CallFrame is one frame of a JavaScript stack trace (0-based line and column).
+type CallFrame struct {
+	FunctionName string `json:"functionName"`
+	URL          string `json:"url"`
+	LineNumber   int    `json:"lineNumber"`
+	ColumnNumber int    `json:"columnNumber"`
+}
+
+// StackTrace is a JavaScript stack, with the async stacks that led to it.
+type StackTrace struct {
+	Description string      `json:"description,omitempty"`
+	CallFrames  []CallFrame `json:"callFrames"`
+	Parent      *StackTrace `json:"parent,omitempty"`
+}
+
+// ConsoleAPICalledEvent is Runtime.consoleAPICalled.
+type ConsoleAPICalledEvent struct {
+	Type       string         `json:"type"`
+	Args       []RemoteObject `json:"args"`
+	StackTrace *StackTrace    `json:"stackTrace,omitempty"`
+}
+
+// ExceptionThrownEvent is Runtime.exceptionThrown.
+type ExceptionThrownEvent struct {
+	ExceptionDetails ExceptionDetails `json:"exceptionDetails"`
+}
+
+// LogEntryAddedEvent is Log.entryAdded: messages of the browser itself
+// (failed loads, interventions, violations).
+type LogEntryAddedEvent struct {
+	Entry struct {
+		Source     string      `json:"source"`
+		Level      string      `json:"level"`
+		Text       string      `json:"text"`
+		URL        string      `json:"url,omitempty"`
+		StackTrace *StackTrace `json:"stackTrace,omitempty"`
+	} `json:"entry"`
+}
+
+// IssueAddedEvent is Audits.issueAdded: a DevTools issue about the page.
+type IssueAddedEvent struct {
+	Issue struct {
+		Code    string                     `json:"code"`
+		Details map[string]json.RawMessage `json:"details"`
+	} `json:"issue"`
+}

@@ -1,0 +1,126 @@
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// ErrNotRunning means no daemon serves the session.
+var ErrNotRunning = errors.New("no daemon runs for this session")
+
+// pollInterval is how often Connect retries while another process holds
+// the session's lock (a daemon starting or stopping).
+const pollInterval = 5 * time.Millisecond
+
+// Running connects to the session's daemon, or returns ErrNotRunning.
+// version names the client.
+func Running(ctx context.Context, p Paths, version string) (*Client, error) {
+	c, err := Dial(ctx, p.Socket, version)
+	if isAbsent(err) {
+		return nil, ErrNotRunning
+	}
+	return c, err
+}
+
+// isAbsent reports whether a Dial error means no daemon serves the socket:
+// there is no socket, nothing listens on it, or the daemon died while we
+// connected.
+func isAbsent(err error) bool {
+	for _, absent := range []error{fs.ErrNotExist, syscall.ECONNREFUSED, syscall.ECONNRESET, syscall.EPIPE, io.ErrUnexpectedEOF} {
+		if errors.Is(err, absent) {
+			return true
+		}
+	}
+	return false
+}
+
+// Connect connects to the session's daemon, starting it first when none
+// runs: argv is the daemon's command line, program first. started reports
+// whether this call started it. When several processes call Connect at
+// once, one starts the daemon and the others wait for it. ctx bounds the
+// whole wait.
+func Connect(ctx context.Context, p Paths, argv []string, version string) (c *Client, started bool, err error) {
+	for {
+		c, err := Running(ctx, p, version)
+		if !errors.Is(err, ErrNotRunning) {
+			return c, false, err
+		}
+		lock, err := lockPID(p.PID)
+		switch {
+		case err == nil:
+			if err := spawn(ctx, p, argv, lock); err != nil {
+				return nil, false, err
+			}
+			c, err := Dial(ctx, p.Socket, version)
+			return c, true, err
+		case !errors.Is(err, errLocked):
+			return nil, false, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, false, fmt.Errorf("the daemon of session %q holds its lock (pid file %s) but does not accept connections on %s; see its log %s", p.Session, p.PID, p.Socket, p.Log)
+		case <-time.After(pollInterval):
+		}
+	}
+}
+
+// spawn starts the daemon detached from us: in its own session, with
+// standard input and output on /dev/null and standard error in the log
+// file, and the locked pid file handed over. It returns once the daemon
+// accepts connections, or with the end of its log when it could not start.
+func spawn(ctx context.Context, p Paths, argv []string, lock *os.File) error {
+	defer lock.Close()
+	log, err := os.OpenFile(p.Log, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o600)
+	if err != nil {
+		return fmt.Errorf("open the daemon log: %w", err)
+	}
+	defer log.Close()
+	ready, readyW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer ready.Close()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), handoffEnv+"=1")
+	cmd.Dir = "/"
+	cmd.Stderr = log
+	cmd.ExtraFiles = []*os.File{lock, readyW} // descriptors lockFD and readyFD
+	cmd.SysProcAttr = detached()
+	err = cmd.Start()
+	readyW.Close()
+	if err != nil {
+		return fmt.Errorf("start the daemon: %w", err)
+	}
+	// The daemon outlives us; it is not ours to wait for.
+	_ = cmd.Process.Release()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = ready.SetReadDeadline(dl)
+	}
+	msg, err := io.ReadAll(ready)
+	switch {
+	case string(msg) == "ready\n":
+		return nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("the daemon did not start in time; see its log %s", p.Log)
+	default:
+		return fmt.Errorf("the daemon exited while starting (log %s):\n%s", p.Log, tail(p.Log))
+	}
+}
+
+// tail returns the last lines of a log file.
+func tail(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+	return string(bytes.Join(lines[max(0, len(lines)-10):], []byte("\n")))
+}

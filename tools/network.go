@@ -1,0 +1,151 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/devtools-mcp/devtools-mcp/browser"
+)
+
+// maxInlineBody is the most body text shown inline; longer bodies are cut
+// with a note pointing to the file parameters.
+const maxInlineBody = 10000
+
+// sensitiveHeaders are redacted with --redactNetworkHeaders, besides any
+// header whose name mentions a token, secret or key.
+var sensitiveHeaders = []string{"cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key"}
+
+func networkTools() []*Tool {
+	return []*Tool{
+		define(Tool{
+			Name: "list_network_requests", Description: "Lists the page's network requests since the last navigation.",
+			Category: CategoryNetwork, ReadOnly: true, Scope: ScopePage,
+		}, func(ctx context.Context, c *Call, args *struct {
+			pageArgs
+			ResourceTypes            []string `json:"resourceTypes,omitempty" enum:"document,stylesheet,image,media,font,script,texttrack,xhr,fetch,prefetch,eventsource,websocket,manifest,signedexchange,ping,cspviolationreport,preflight,fedcm,other" jsonschema:"Only requests of these types."`
+			IncludePreservedRequests bool     `json:"includePreservedRequests,omitempty" jsonschema:"Also the requests of the last 3 navigations."`
+		}) error {
+			if _, err := c.Page.Session(ctx); err != nil { // collecting starts on attach
+				return err
+			}
+			reqs := slices.DeleteFunc(c.Page.Requests(args.IncludePreservedRequests), func(r *browser.Request) bool {
+				return len(args.ResourceTypes) > 0 && !slices.Contains(args.ResourceTypes, r.ResourceType)
+			})
+			c.Resp.Linef("## Network requests")
+			if len(reqs) == 0 {
+				c.Resp.Linef("No requests found.")
+				return nil
+			}
+			shown, err := paginate(c, reqs, args.pageArgs)
+			if err != nil {
+				return err
+			}
+			for _, r := range shown {
+				c.Resp.Linef("%s", requestLine(r))
+			}
+			return nil
+		}),
+		define(Tool{
+			Name: "get_network_request", Description: "Shows a request's headers and bodies (the latest document request when reqid is omitted).",
+			Category: CategoryNetwork, Scope: ScopePage, Paths: []string{"requestFilePath", "responseFilePath"},
+		}, func(ctx context.Context, c *Call, args *struct {
+			ReqID            float64 `json:"reqid,omitempty" jsonschema:"reqid from list_network_requests; omitted: the latest document request."`
+			RequestFilePath  string  `json:"requestFilePath,omitempty" jsonschema:"Save the request body to this file instead of showing it."`
+			ResponseFilePath string  `json:"responseFilePath,omitempty" jsonschema:"Save the response body to this file instead of showing it."`
+		}) error {
+			if _, err := c.Page.Session(ctx); err != nil {
+				return err
+			}
+			r, err := c.Page.Request(int(args.ReqID))
+			if err != nil {
+				return err
+			}
+			redact := c.Server.opts.RedactHeaders
+			c.Resp.Linef("## Request %s", r.URL)
+			c.Resp.Linef("Status: %s", r.State())
+			c.Resp.Linef("### Request Headers")
+			writeHeaders(c, r.RequestHeaders, redact)
+			if r.HasPostData {
+				body, err := c.Page.RequestBody(ctx, r)
+				c.Resp.Linef("### Request Body")
+				writeBody(c, body, false, err, args.RequestFilePath)
+			}
+			if r.ResponseHeaders != nil {
+				c.Resp.Linef("### Response Headers")
+				writeHeaders(c, r.ResponseHeaders, redact)
+			}
+			if r.Finished && r.Failure == "" {
+				body, binary, err := c.Page.ResponseBody(ctx, r)
+				c.Resp.Linef("### Response Body")
+				writeBody(c, body, binary, err, args.ResponseFilePath)
+			}
+			if r.Failure != "" {
+				c.Resp.Linef("### Request failed with")
+				c.Resp.Linef("%s", r.Failure)
+			}
+			if len(r.Redirects) > 0 {
+				c.Resp.Linef("### Redirect chain")
+				for _, hop := range r.Redirects {
+					c.Resp.Linef("%s %s [%d]", hop.Method, hop.URL, hop.Status)
+				}
+			}
+			return nil
+		}),
+	}
+}
+
+// requestLine is one line of list_network_requests.
+func requestLine(r *browser.Request) string {
+	return fmt.Sprintf("reqid=%d %s %s [%s]", r.ID, r.Method, r.URL, r.State())
+}
+
+// writeHeaders writes headers sorted by name, redacting sensitive values
+// when asked.
+func writeHeaders(c *Call, h map[string]string, redact bool) {
+	names := make([]string, 0, len(h))
+	for n := range h {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		v := h[n]
+		if redact && isSensitive(n) {
+			v = "<redacted>"
+		}
+		c.Resp.Linef("- %s:%s", n, v)
+	}
+}
+
+// isSensitive says whether a header carries credentials.
+func isSensitive(name string) bool {
+	l := strings.ToLower(name)
+	return slices.Contains(sensitiveHeaders, l) || strings.Contains(l, "token") || strings.Contains(l, "secret") || strings.Contains(l, "api-key")
+}
+
+// writeBody shows a body inline (text, cut at maxInlineBody) or saves it
+// to path.
+func writeBody(c *Call, body []byte, binary bool, err error, path string) {
+	switch {
+	case err != nil:
+		c.Resp.Linef("<%v>", err)
+	case path != "":
+		if err := writeFile(path, body); err != nil {
+			c.Resp.Linef("<%v>", err)
+			return
+		}
+		c.Resp.Linef("Saved to %s.", path)
+	case binary || !utf8.Valid(body):
+		c.Resp.Linef("<binary data, %d bytes; pass a file path to save it>", len(body))
+	case len(body) > maxInlineBody:
+		cut := body[:maxInlineBody]
+		for !utf8.Valid(cut) {
+			cut = cut[:len(cut)-1]
+		}
+		c.Resp.Linef("%s\n<... %d more bytes; pass a file path to save the whole body>", cut, len(body)-len(cut))
+	default:
+		c.Resp.Linef("%s", body)
+	}
+}

@@ -1,0 +1,10 @@
+//go:build !unix
+
+package tools
+
+// noFollow is not available here; Lstat before opening still refuses
+// directories.
+const noFollow = 0
+
+// isSymlinkLoop is never true where O_NOFOLLOW does not exist.
+func isSymlinkLoop(error) bool { return false }

@@ -1,0 +1,253 @@
+package tools
+
+import (
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/trace"
+)
+
+// How long autoStop waits: the page must be quiet for settleQuiet after
+// load, at most settleLimit; traceStopTimeout bounds reading the trace.
+const (
+	settleQuiet      = time.Second
+	settleLimit      = 5 * time.Second
+	traceLoadTimeout = 30 * time.Second
+	traceStopTimeout = 2 * time.Minute
+)
+
+// traces is what the performance tools remember per page: the trace being
+// recorded and the report of the last one. Only the last report is kept,
+// and pages that were closed are forgotten.
+var traces = traceStore{pages: map[*browser.Page]*pageTrace{}}
+
+type traceStore struct {
+	mu    sync.Mutex
+	pages map[*browser.Page]*pageTrace
+}
+
+type pageTrace struct {
+	running *browser.Trace
+	last    *trace.Report
+}
+
+// get returns p's entry (creating it) and the page another trace runs on,
+// if any. It drops the entries of closed pages.
+func (s *traceStore) get(p *browser.Page) (entry *pageTrace, busy *browser.Page) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for q, e := range s.pages {
+		if q.Usable() != nil && q.Crashed() == "" { // closed
+			delete(s.pages, q)
+			continue
+		}
+		if q != p && e.running != nil {
+			busy = q
+		}
+	}
+	entry = s.pages[p]
+	if entry == nil {
+		entry = &pageTrace{}
+		s.pages[p] = entry
+	}
+	return entry, busy
+}
+
+// update changes p's entry under the lock.
+func (s *traceStore) update(p *browser.Page, fn func(e *pageTrace)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.pages[p]; e != nil {
+		fn(e)
+	}
+}
+
+func performanceTools() []*Tool {
+	return []*Tool{
+		define(Tool{
+			Name:        "performance_start_trace",
+			Description: "Starts recording a performance trace of the page, to measure Core Web Vitals (LCP, CLS, INP) and find what slows loading and interactions. Navigate to the page first: by default the trace reloads it and stops by itself once the load has settled, then answers with the summary.",
+			Category:    CategoryPerformance, Scope: ScopePage, Paths: []string{"filePath"},
+		}, func(ctx context.Context, c *Call, args *struct {
+			Reload      optBool `json:"reload,omitempty" jsonschema:"Reload the page once tracing has started (default true), to record its load."`
+			AutoStop    optBool `json:"autoStop,omitempty" jsonschema:"Stop by itself when the page has settled after loading and return the summary (default true); false leaves the trace running until performance_stop_trace."`
+			IgnoreCache bool    `json:"ignoreCache,omitempty" jsonschema:"Reload bypassing the HTTP cache, as a first visit."`
+			FilePath    string  `json:"filePath,omitempty" jsonschema:"With autoStop: save the raw trace to this file, gzip-compressed when it ends in .gz (e.g. trace.json.gz), plain JSON otherwise."`
+		}) error {
+			entry, busy := traces.get(c.Page)
+			if entry.running != nil {
+				return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace first (one trace at a time)", c.Page.ID)
+			}
+			if busy != nil {
+				return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace (pageId %d) first: Chrome records one trace at a time", busy.ID, busy.ID)
+			}
+			tr, err := c.Page.StartTrace(ctx)
+			if err != nil {
+				return err
+			}
+			traces.update(c.Page, func(e *pageTrace) { e.running = tr })
+			if args.Reload.or(true) {
+				lctx, cancel := context.WithTimeout(ctx, traceLoadTimeout)
+				_, err := c.Page.Navigate(lctx, browser.Navigation{Type: "reload", IgnoreCache: args.IgnoreCache})
+				cancel()
+				if err != nil && !errors.Is(err, browser.ErrNavigationTimeout) {
+					abandon(c.Page, tr)
+					return fmt.Errorf("reload for the trace: %w", err)
+				}
+			}
+			if !args.AutoStop.or(true) {
+				c.Resp.Linef("The performance trace is being recorded. Interact with the page if needed, then call performance_stop_trace to stop it and get the summary.")
+				return nil
+			}
+			if err := c.Page.WaitSettled(ctx, settleQuiet, settleLimit); err != nil {
+				abandon(c.Page, tr)
+				return err
+			}
+			return stopTrace(ctx, c, tr, args.FilePath)
+		}),
+		define(Tool{
+			Name:        "performance_stop_trace",
+			Description: "Stops the performance trace running on the page and answers with its summary: metrics and insights per navigation.",
+			Category:    CategoryPerformance, Scope: ScopePage, Paths: []string{"filePath"},
+		}, func(ctx context.Context, c *Call, args *struct {
+			FilePath string `json:"filePath,omitempty" jsonschema:"Save the raw trace to this file: gzip-compressed when it ends in .gz (e.g. trace.json.gz), plain JSON otherwise (trace.json)."`
+		}) error {
+			entry, _ := traces.get(c.Page)
+			if entry.running == nil {
+				return fmt.Errorf("no performance trace is running on page %d; start one with performance_start_trace", c.Page.ID)
+			}
+			return stopTrace(ctx, c, entry.running, args.FilePath)
+		}),
+		define(Tool{
+			Name:        "performance_analyze_insight",
+			Description: "Explains one insight of the page's last performance trace in detail: which requests, elements, scripts and times are involved and what to change. Use the insight set ids and insight names the trace summary lists.",
+			Category:    CategoryPerformance, ReadOnly: true, Scope: ScopePage, IgnoresDialog: true,
+		}, func(ctx context.Context, c *Call, args *struct {
+			InsightSetID string `json:"insightSetId" jsonschema:"The insight set, as listed under 'Available insight sets' (e.g. NAVIGATION_0)."`
+			InsightName  string `json:"insightName" jsonschema:"The insight, as listed in its set (e.g. LCPBreakdown, RenderBlocking, DocumentLatency)."`
+		}) error {
+			entry, _ := traces.get(c.Page)
+			if entry.last == nil {
+				return fmt.Errorf("no performance trace was recorded on page %d yet; record one with performance_start_trace", c.Page.ID)
+			}
+			text, err := entry.last.InsightDetails(args.InsightSetID, args.InsightName)
+			if err != nil {
+				return err
+			}
+			c.Resp.Linef("%s", strings.TrimRight(text, "\n"))
+			return nil
+		}),
+	}
+}
+
+// abandon stops a trace whose start failed half-way, discarding it.
+func abandon(p *browser.Page, tr *browser.Trace) {
+	ctx, cancel := context.WithTimeout(context.Background(), traceStopTimeout)
+	defer cancel()
+	_, _ = tr.Stop(ctx, io.Discard)
+	traces.update(p, func(e *pageTrace) { e.running = nil })
+}
+
+// stopTrace stops tr, streams the trace to the parser (and to filePath),
+// remembers the report and writes its summary.
+func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, filePath string) error {
+	defer traces.update(c.Page, func(e *pageTrace) { e.running = nil })
+	ctx, cancel := context.WithTimeout(ctx, traceStopTimeout)
+	defer cancel()
+
+	pr, pw := io.Pipe()
+	type parsed struct {
+		t   *trace.Trace
+		err error
+	}
+	done := make(chan parsed, 1)
+	go func() {
+		t, err := trace.Parse(pr)
+		pr.CloseWithError(err) // a parse error also ends the stream's copy
+		done <- parsed{t, err}
+	}()
+
+	var w io.Writer = pw
+	var file *traceFile
+	if filePath != "" {
+		f, err := createTraceFile(filePath)
+		if err != nil {
+			pw.Close()
+			<-done
+			_, _ = tr.Stop(ctx, io.Discard)
+			return err
+		}
+		file = f
+		w = io.MultiWriter(pw, f)
+	}
+	dataLoss, err := tr.Stop(ctx, w)
+	pw.CloseWithError(err)
+	res := <-done
+	if file != nil {
+		if cerr := file.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	if res.err != nil {
+		return fmt.Errorf("the trace could not be read: %w", res.err)
+	}
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("The performance trace has been stopped.")
+	if file != nil {
+		c.Resp.Linef("The raw trace data was saved to %s.", filePath)
+	}
+	rep := res.t.Analyze()
+	rep.DataLoss = dataLoss
+	traces.update(c.Page, func(e *pageTrace) { e.last = rep })
+	c.Resp.Linef("%s", strings.TrimRight(rep.Summary(), "\n"))
+	return nil
+}
+
+// traceFile writes a trace to disk, gzipped for .gz names.
+type traceFile struct {
+	f  *os.File
+	zw *gzip.Writer
+}
+
+func createTraceFile(path string) (*traceFile, error) {
+	f, err := createFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("save the trace: %w", err)
+	}
+	t := &traceFile{f: f}
+	if strings.HasSuffix(path, ".gz") {
+		t.zw = gzip.NewWriter(f)
+	}
+	return t, nil
+}
+
+func (t *traceFile) Write(p []byte) (int, error) {
+	if t.zw != nil {
+		return t.zw.Write(p)
+	}
+	return t.f.Write(p)
+}
+
+func (t *traceFile) Close() error {
+	var err error
+	if t.zw != nil {
+		err = t.zw.Close()
+	}
+	if cerr := t.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("save the trace to %s: %w", t.f.Name(), err)
+	}
+	return nil
+}

@@ -1,0 +1,171 @@
+package trace
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	bigOnce  sync.Once
+	bigTrace []byte
+	bigErr   error
+)
+
+// synthesize builds a trace of about size bytes from the recorded page
+// load: copies of its events one after another on the trace clock, with
+// request and navigation ids made unique per copy, like a long recording
+// of a page reloaded again and again.
+func synthesize(size int) ([]byte, error) {
+	f, err := os.Open("testdata/load.json.gz")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		TraceEvents []map[string]any `json:"traceEvents"`
+	}
+	if err := json.NewDecoder(zr).Decode(&doc); err != nil {
+		return nil, err
+	}
+	lo, hi := -1.0, 0.0
+	for _, e := range doc.TraceEvents {
+		if ts, _ := e["ts"].(float64); ts > 0 {
+			if lo < 0 || ts < lo {
+				lo = ts
+			}
+			hi = max(hi, ts)
+		}
+	}
+	span := hi - lo + 1000
+	var out bytes.Buffer
+	out.WriteString(`{"traceEvents":[`)
+	enc := json.NewEncoder(&out)
+	first := true
+	for k := 0; out.Len() < size; k++ {
+		shift := float64(k) * span
+		suffix := "-" + string(rune('a'+k%26)) + string(rune('a'+k/26))
+		for _, e := range doc.TraceEvents {
+			raw, _ := json.Marshal(e)
+			var c map[string]any
+			_ = json.Unmarshal(raw, &c)
+			if ts, ok := c["ts"].(float64); ok && ts > 0 {
+				c["ts"] = ts + shift
+			}
+			if args, ok := c["args"].(map[string]any); ok {
+				if data, ok := args["data"].(map[string]any); ok {
+					for _, key := range []string{"requestId", "navigationId"} {
+						if id, ok := data[key].(string); ok {
+							data[key] = id + suffix
+						}
+					}
+					if ft, ok := data["finishTime"].(float64); ok {
+						data["finishTime"] = ft + shift/1e6
+					}
+					if tm, ok := data["timing"].(map[string]any); ok {
+						if rt, ok := tm["requestTime"].(float64); ok {
+							tm["requestTime"] = rt + shift/1e6
+						}
+					}
+				}
+			}
+			if !first {
+				out.WriteByte(',')
+			}
+			first = false
+			if err := enc.Encode(c); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out.WriteString(`]}`)
+	return out.Bytes(), nil
+}
+
+// heapPeak samples the live heap until stop is called and returns the
+// highest value seen above the heap at the start.
+func heapPeak() (stop func() uint64) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
+	base := read()
+	var peak uint64
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(2 * time.Millisecond)
+		defer t.Stop()
+		for {
+			peak = max(peak, read())
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		<-finished
+		peak = max(peak, read())
+		if peak < base {
+			return 0
+		}
+		return peak - base
+	}
+}
+
+// BenchmarkAnalyze50MB parses a synthesized 50 MB trace and computes every
+// metric, insight and the summary. It reports throughput and the peak heap
+// the analysis adds (the input buffer itself is not counted).
+func BenchmarkAnalyze50MB(b *testing.B) {
+	bigOnce.Do(func() { bigTrace, bigErr = synthesize(50 << 20) })
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	b.SetBytes(int64(len(bigTrace)))
+	b.ReportAllocs()
+	var peak uint64
+	for b.Loop() {
+		runtime.GC()
+		stop := heapPeak()
+		tr, err := Parse(bytes.NewReader(bigTrace))
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep := tr.Analyze()
+		if len(rep.Sets) < 40 || rep.Sets[0].Metrics.LCP == None {
+			b.Fatalf("want one set with LCP per copy, got %d sets", len(rep.Sets))
+		}
+		_ = rep.Summary()
+		peak = max(peak, stop())
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(len(bigTrace))/(1<<20), "trace-MB")
+}
+
+// BenchmarkParseRecorded parses and analyzes the small recorded trace.
+func BenchmarkParseRecorded(b *testing.B) {
+	raw, err := os.ReadFile("testdata/load.json.gz")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		tr, err := Parse(bytes.NewReader(raw))
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = tr.Analyze().Summary()
+	}
+}
