@@ -11,8 +11,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +28,7 @@ import (
 func spawnInitialized(b *testing.B, args ...string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, time.Duration) {
 	b.Helper()
 	start := time.Now()
-	cmd := exec.Command(binary, args...)
+	cmd := serverCommand(args...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -76,7 +79,7 @@ func BenchmarkStartup(b *testing.B) {
 	b.ReportMetric(medianMs(lists), "tools/list-ms")
 	b.ReportMetric(float64(rssKB)/1024, "idle-RSS-MB")
 	b.ReportMetric(float64(listBytes)/1024, "tools/list-KB")
-	if fi, err := os.Stat(binary); err == nil {
+	if fi, err := os.Stat(binary); err == nil && os.Getenv("BENCH_SERVER") == "" {
 		b.ReportMetric(float64(fi.Size())/(1<<20), "binary-MB")
 	}
 }
@@ -157,7 +160,9 @@ func BenchmarkSnapshot3000Rows(b *testing.B) {
 	s := startServer(b, headless...)
 	s.ok("navigate_page", map[string]any{"url": site.URL})
 	s.ok("take_snapshot", nil)
-	timeCalls(b, "take_snapshot", func() { s.ok("take_snapshot", map[string]any{"maxChars": 10_000_000}) })
+	// To a file: the whole tree, with no inline cap, as both servers do it.
+	path := filepath.Join(b.TempDir(), "snapshot.txt")
+	timeCalls(b, "take_snapshot", func() { s.ok("take_snapshot", map[string]any{"filePath": path}) })
 }
 
 // BenchmarkInput measures fill and click round trips on a simple form.
@@ -266,4 +271,68 @@ func BenchmarkCLIListPages(b *testing.B) {
 	sh := newShell(b, "bench")
 	sh.ok("list_pages") // starts the daemon and the browser
 	timeCalls(b, "cli-list_pages", func() { sh.ok("list_pages") })
+}
+
+// soakPage logs 100 messages and makes 20 requests on every load.
+const soakPage = `<title>Soak</title><button onclick="this.textContent='clicked'">Go</button><script>
+for (let i = 0; i < 100; i++) console.log('soak message', i, {i});
+for (let i = 0; i < 20; i++) fetch('/data?' + i + '-' + Math.random());
+</script>`
+
+// BenchmarkSoak performs a few thousand tool calls of a long agent session
+// — navigations, snapshots, clicks, console- and network-heavy pages, pages
+// opened and closed — and reports the server's RSS after warm-up and at the
+// end, and its OS thread count. Run it with
+//
+//	go test -run '^$' -bench Soak -benchtime 1x
+func BenchmarkSoak(b *testing.B) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, soakPage) })
+	mux.HandleFunc("/data", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `{"ok":true}`) })
+	site := httptest.NewServer(mux)
+	defer site.Close()
+	s := startServer(b, headless...)
+	pid := s.cmd.Process.Pid
+	const rounds = 300 // 10 calls each
+	var warm int
+	for b.Loop() {
+		for i := range rounds {
+			s.ok("navigate_page", map[string]any{"url": site.URL})
+			snap := s.ok("take_snapshot", nil)
+			s.ok("click", map[string]any{"uid": uidOf(b, snap, `button "Go"`)})
+			s.ok("list_console_messages", map[string]any{"pageSize": 10})
+			s.ok("list_network_requests", map[string]any{"pageSize": 10})
+			s.ok("evaluate_script", map[string]any{"function": "() => document.title", "waitForStableDom": false})
+			id := pageID(b, s.ok("new_page", map[string]any{"url": site.URL}), "[selected]")
+			s.ok("take_snapshot", nil)
+			s.ok("close_page", map[string]any{"pageId": id})
+			s.ok("list_pages", nil)
+			if i == 50 {
+				warm = rss(b, pid)
+			}
+			if i%50 == 0 {
+				b.Logf("after %d calls: RSS %.1f MB, threads %d", i*10, float64(rss(b, pid))/1024, threads(b, pid))
+			}
+		}
+	}
+	end := rss(b, pid)
+	b.ReportMetric(float64(warm)/1024, "RSS-after-warmup-MB")
+	b.ReportMetric(float64(end)/1024, "RSS-end-MB")
+	b.ReportMetric(float64(end-warm)/1024, "RSS-growth-MB")
+	b.ReportMetric(float64(threads(b, pid)), "threads")
+}
+
+// threads reads a process's OS thread count from /proc.
+func threads(b *testing.B, pid int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "Threads:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(rest))
+			return n
+		}
+	}
+	return 0
 }

@@ -65,8 +65,12 @@ directory.
 
 // runCLI runs a command-line subcommand; args[0] is the subcommand or tool.
 func runCLI(args []string, stdout, stderr io.Writer) int {
-	if args[0] == "daemon" {
+	switch args[0] {
+	case "daemon":
 		return runDaemon(args[1:], stderr)
+	case "":
+		fmt.Fprintf(stderr, "devtools-mcp: empty command\n\n%s", cliUsage)
+		return 2
 	}
 	session := cmp.Or(os.Getenv(sessionEnv), "default")
 	paths, err := daemon.SessionPaths(session)

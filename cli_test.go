@@ -290,7 +290,9 @@ func TestCLIRefusesUnsafeRuntimeDir(t *testing.T) {
 				// Should the directory be wrongly accepted, stop its daemon.
 				if data, err := os.ReadFile(filepath.Join(dir, "default.pid")); err == nil {
 					if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil {
-						syscall.Kill(pid, syscall.SIGTERM)
+						if p, err := os.FindProcess(pid); err == nil {
+							p.Signal(syscall.SIGTERM)
+						}
 					}
 				}
 			})
@@ -319,8 +321,8 @@ func TestCLIRecoversStaleFiles(t *testing.T) {
 		sh := newShell(t, "default")
 		sh.ok("start") // no browser yet, so killing the daemon leaves nothing behind
 		old := sh.pid()
-		if err := syscall.Kill(old, syscall.SIGKILL); err != nil {
-			t.Fatal(err)
+		if p, err := os.FindProcess(old); err != nil || p.Kill() != nil {
+			t.Fatalf("kill the daemon %d: %v", old, err)
 		}
 		if _, err := os.Stat(sh.file(".sock")); err != nil {
 			t.Fatalf("the killed daemon's socket should be left behind: %v", err)

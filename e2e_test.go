@@ -41,6 +41,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// serverCommand starts the server under test: the binary built for this
+// run, or the command in $BENCH_SERVER (space-separated), so benchmarks can
+// measure another server, such as the reference, the same way.
+func serverCommand(args ...string) *exec.Cmd {
+	if cmdline := strings.Fields(os.Getenv("BENCH_SERVER")); len(cmdline) > 0 {
+		return exec.Command(cmdline[0], append(cmdline[1:], args...)...)
+	}
+	return exec.Command(binary, args...)
+}
+
 // headless are the flags every test server gets: a throwaway profile and no window.
 var headless = []string{"--headless", "--isolated"}
 
@@ -50,6 +60,10 @@ type server struct {
 	session *mcp.ClientSession
 	cmd     *exec.Cmd
 	stderr  *syncBuffer
+
+	// selected is the selected page id, tracked only for servers that
+	// require pageId on every page tool (the reference, via $BENCH_SERVER).
+	selected int
 }
 
 // startServer runs the binary with args and connects a client to it. The
@@ -63,7 +77,7 @@ func startServer(t testing.TB, args ...string) *server {
 // capabilities, handlers).
 func startServerWith(t testing.TB, client *mcp.Client, args ...string) *server {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	cmd := serverCommand(args...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -73,6 +87,10 @@ func startServerWith(t testing.TB, client *mcp.Client, args ...string) *server {
 		t.Fatalf("connect to devtools-mcp %v: %v", args, err)
 	}
 	s := &server{t: t, session: session, cmd: cmd, stderr: stderr}
+	if os.Getenv("BENCH_SERVER") != "" {
+		s.selected = -1
+		s.selected = pageID(t, s.ok("list_pages", nil), "[selected]")
+	}
 	t.Cleanup(func() {
 		if err := session.Close(); err != nil {
 			t.Logf("close session: %v", err)
@@ -101,7 +119,14 @@ func (s *server) callErr(name string, args map[string]any) (*mcp.CallToolResult,
 	if args == nil {
 		args = map[string]any{}
 	}
-	return s.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if s.selected > 0 && !browserTools[name] && args["pageId"] == nil {
+		args["pageId"] = s.selected
+	}
+	res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if s.selected > 0 && err == nil && browserTools[name] {
+		fmt.Sscanf(pageLine(text(res), "[selected]"), "%d:", &s.selected)
+	}
+	return res, err
 }
 
 // ok runs a tool that must succeed and returns its text.
@@ -123,6 +148,9 @@ func (s *server) fails(name string, args map[string]any) string {
 	}
 	return text(res)
 }
+
+// browserTools act on the browser, not on one page: they take no pageId.
+var browserTools = map[string]bool{"list_pages": true, "new_page": true, "select_page": true, "close_page": true}
 
 // text joins the text content of a result.
 func text(res *mcp.CallToolResult) string {

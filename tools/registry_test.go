@@ -1,0 +1,66 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestEveryToolHasAValidDeclaration checks the declarations themselves:
+// names are unique, schemas are objects, descriptions are short.
+func TestEveryToolHasAValidDeclaration(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tool := range all() {
+		if seen[tool.Name] {
+			t.Errorf("tool %s declared twice", tool.Name)
+		}
+		seen[tool.Name] = true
+		var schema struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(tool.schema, &schema); err != nil || schema.Type != "object" {
+			t.Errorf("tool %s: input schema %s is not an object schema", tool.Name, tool.schema)
+		}
+		if n := len(tool.Description); n == 0 || n > 400 {
+			t.Errorf("tool %s: description of %d characters; keep it short and present", tool.Name, n)
+		}
+	}
+}
+
+func TestValidateNamesTheField(t *testing.T) {
+	var nav *Tool
+	for _, tool := range all() {
+		if tool.Name == "navigate_page" {
+			nav = tool
+		}
+	}
+	for args, want := range map[string]string{
+		`{"url": 5}`:                     `argument "url"`,
+		`{"type": "sideways"}`:           `argument "type"`,
+		`{"bogus": 1}`:                   `unknown argument "bogus"`,
+		`{"timeout": -1}`:                `argument "timeout"`,
+		`[]`:                             "must be a JSON object",
+		`{"url": "x", "timeout": 1e300}`: `argument "timeout"`,
+	} {
+		if _, err := nav.validate(json.RawMessage(args)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("validate(%s) = %v, want it to mention %s", args, err, want)
+		}
+	}
+	if _, err := nav.validate(json.RawMessage(`{"url": "about:blank", "timeout": null, "pageId": 1}`)); err != nil {
+		t.Errorf("valid arguments refused: %v", err)
+	}
+}
+
+// FuzzValidate feeds arbitrary arguments to every tool's validation: it
+// must answer with arguments or an error, never panic.
+func FuzzValidate(f *testing.F) {
+	for _, s := range []string{`{}`, `{"url":"x"}`, `{"pageId":1.5}`, `{"elements":[{"uid":"1_1","value":2}]}`, `null`, `[1]`, `{"text":[null]}`} {
+		f.Add(s)
+	}
+	tools := all()
+	f.Fuzz(func(t *testing.T, args string) {
+		for _, tool := range tools {
+			_, _ = tool.validate(json.RawMessage(args))
+		}
+	})
+}
