@@ -404,3 +404,18 @@ func killGroup(t *testing.T, pid int) {
 		t.Fatalf("kill Chromium %d: %v", pid, err)
 	}
 }
+
+// TestToolListFitsItsBudget keeps tools/list in default mode under 20 KB:
+// every agent pays for it in context on every session.
+func TestToolListFitsItsBudget(t *testing.T) {
+	r := startRaw(t, headless...)
+	r.roundTrip(initLine("2025-06-18"))
+	io.WriteString(r.stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`+"\n")
+	line, err := r.out.ReadBytes('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(line) >= 20*1024 {
+		t.Fatalf("tools/list is %d bytes; keep descriptions short to stay under 20 KB", len(line))
+	}
+}

@@ -45,13 +45,13 @@ func debuggingTools() []*Tool {
 			Name: "evaluate_script", Description: "Calls a JavaScript function in the page (elements from snapshot uids as arguments) and returns its result as JSON; DOM elements in it come back as uids. Promises are awaited.",
 			Category: CategoryDebugging, Scope: ScopePage, Paths: []string{"sourcePath", "filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
-			Function         string   `json:"function,omitempty" jsonschema:"A function declaration, e.g. () => document.title, async () => (await fetch('/api')).status, (el) => el.innerText."`
+			Function         string   `json:"function,omitempty" jsonschema:"Function declaration, e.g. () => document.title or (el) => el.innerText."`
 			SourcePath       string   `json:"sourcePath,omitempty" jsonschema:"Read the code from this file instead of function."`
-			Format           string   `json:"format,omitempty" enum:"function,script" jsonschema:"function (default): a function declaration; script: a plain script whose last expression is the result."`
+			Format           string   `json:"format,omitempty" enum:"function,script" jsonschema:"function (default), or script: a plain script whose last expression is the result."`
 			Args             []string `json:"args,omitempty" jsonschema:"uids of elements passed to the function as arguments."`
 			FilePath         string   `json:"filePath,omitempty" jsonschema:"Save the result to this file instead of returning it."`
-			DialogAction     string   `json:"dialogAction,omitempty" jsonschema:"Answer to dialogs the script opens: accept (default), dismiss, or the text to answer a prompt with."`
-			WaitForStableDom optBool  `json:"waitForStableDom,omitempty" jsonschema:"Wait for the DOM to settle after the script (default true); false when the script only reads."`
+			DialogAction     string   `json:"dialogAction,omitempty" jsonschema:"For dialogs the script opens: accept (default), dismiss, or a prompt's answer."`
+			WaitForStableDom optBool  `json:"waitForStableDom,omitempty" jsonschema:"Wait for the DOM to settle afterwards (default true); false for reads."`
 			ServiceWorkerID  string   `json:"serviceWorkerId,omitempty" jsonschema:"Not supported yet."`
 		}) error {
 			if args.ServiceWorkerID != "" {

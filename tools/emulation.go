@@ -15,14 +15,14 @@ import (
 type emulateArgs struct {
 	NetworkConditions    string  `json:"networkConditions,omitempty" enum:"Offline,Slow 3G,Fast 3G,Slow 4G,Fast 4G" jsonschema:"Throttle the network like this connection. Omit to stop throttling."`
 	CPUThrottlingRate    float64 `json:"cpuThrottlingRate,omitempty" jsonschema:"CPU slowdown factor, 1 to 20. Omit or 1 for none."`
-	Geolocation          string  `json:"geolocation,omitempty" jsonschema:"Position to report, as <latitude>,<longitude> (latitude -90 to 90, longitude -180 to 180); the page gets the geolocation permission. Omit to clear."`
+	Geolocation          string  `json:"geolocation,omitempty" jsonschema:"<latitude>,<longitude>, e.g. 48.85,2.29; grants the permission. Omit to clear."`
 	UserAgent            string  `json:"userAgent,omitempty" jsonschema:"User agent string to send and report. Omit or empty to clear."`
-	ColorScheme          string  `json:"colorScheme,omitempty" enum:"dark,light,auto" jsonschema:"prefers-color-scheme: dark or light; auto or omitted for the browser's own."`
-	ForcedColors         string  `json:"forcedColors,omitempty" enum:"active,none,auto" jsonschema:"forced-colors media feature; auto or omitted for the browser's own."`
-	PrefersContrast      string  `json:"prefersContrast,omitempty" enum:"more,less,custom,no-preference,auto" jsonschema:"prefers-contrast media feature; auto or omitted for the browser's own."`
-	PrefersReducedMotion string  `json:"prefersReducedMotion,omitempty" enum:"reduce,no-preference,auto" jsonschema:"prefers-reduced-motion media feature; auto or omitted for the browser's own."`
+	ColorScheme          string  `json:"colorScheme,omitempty" enum:"dark,light,auto" jsonschema:"prefers-color-scheme; auto or omitted: the browser's own."`
+	ForcedColors         string  `json:"forcedColors,omitempty" enum:"active,none,auto" jsonschema:"forced-colors; auto or omitted: the browser's own."`
+	PrefersContrast      string  `json:"prefersContrast,omitempty" enum:"more,less,custom,no-preference,auto" jsonschema:"prefers-contrast; auto or omitted: the browser's own."`
+	PrefersReducedMotion string  `json:"prefersReducedMotion,omitempty" enum:"reduce,no-preference,auto" jsonschema:"prefers-reduced-motion; auto or omitted: the browser's own."`
 	Viewport             string  `json:"viewport,omitempty" jsonschema:"Device viewport as <width>x<height>x<devicePixelRatio>[,mobile][,touch][,landscape], e.g. 390x844x3,mobile,touch. Omit to clear."`
-	ExtraHTTPHeaders     string  `json:"extraHttpHeaders,omitempty" jsonschema:"Headers sent with every request of the page, as a JSON object string, e.g. {\"X-Custom\": \"value\"}. They stay until an empty string clears them."`
+	ExtraHTTPHeaders     string  `json:"extraHttpHeaders,omitempty" jsonschema:"JSON object of headers for every request, e.g. {\"X-A\": \"1\"}; \"\" clears them."`
 
 	headersGiven bool // extraHttpHeaders was in the call
 }

@@ -74,13 +74,13 @@ func performanceTools() []*Tool {
 	return []*Tool{
 		define(Tool{
 			Name:        "performance_start_trace",
-			Description: "Starts recording a performance trace of the page, to measure Core Web Vitals (LCP, CLS, INP) and find what slows loading and interactions. Navigate to the page first: by default the trace reloads it and stops by itself once the load has settled, then answers with the summary.",
+			Description: "Records a performance trace of the page (Core Web Vitals: LCP, CLS, INP, and what slows them). By default it reloads the page, stops once the load settled and answers with the summary.",
 			Category:    CategoryPerformance, Scope: ScopePage, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			Reload      optBool `json:"reload,omitempty" jsonschema:"Reload the page once tracing has started (default true), to record its load."`
-			AutoStop    optBool `json:"autoStop,omitempty" jsonschema:"Stop by itself when the page has settled after loading and return the summary (default true); false leaves the trace running until performance_stop_trace."`
+			AutoStop    optBool `json:"autoStop,omitempty" jsonschema:"Stop once the load settled and return the summary (default true); false: stop with performance_stop_trace."`
 			IgnoreCache bool    `json:"ignoreCache,omitempty" jsonschema:"Reload bypassing the HTTP cache, as a first visit."`
-			FilePath    string  `json:"filePath,omitempty" jsonschema:"With autoStop: save the raw trace to this file, gzip-compressed when it ends in .gz (e.g. trace.json.gz), plain JSON otherwise."`
+			FilePath    string  `json:"filePath,omitempty" jsonschema:"With autoStop: save the raw trace here (.json.gz compressed, .json plain)."`
 		}) error {
 			entry, busy := traces.get(c.Page)
 			if entry.running != nil {

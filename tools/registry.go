@@ -115,7 +115,7 @@ func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) e
 		if s.Properties == nil {
 			s.Properties = map[string]*jsonschema.Schema{}
 		}
-		s.Properties["pageId"] = &jsonschema.Schema{Type: "number", Description: "The page to act on (see list_pages); the selected page when omitted."}
+		s.Properties["pageId"] = &jsonschema.Schema{Type: "number", Description: "Page id (list_pages); default: the selected page."}
 		s.PropertyOrder = append([]string{"pageId"}, s.PropertyOrder...)
 	}
 	s.AdditionalProperties = nil
