@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os/exec"
 	"strings"
 	"sync"
@@ -132,4 +134,34 @@ func TestAbsurdNumbersAreRefused(t *testing.T) {
 	mustContain(t, s.fails("list_console_messages", map[string]any{"pageIdx": -1}), "0 or more")
 	mustContain(t, s.fails("select_page", map[string]any{"pageId": 1.5}), "whole number")
 	mustContain(t, s.fails("new_page", map[string]any{"url": strings.Repeat("x", 1<<20)}), "navigate")
+}
+
+func TestPagesThatNeverSettle(t *testing.T) {
+	hang := make(chan struct{})
+	t.Cleanup(func() { close(hang) })
+	mux := http.NewServeMux()
+	mux.HandleFunc("/never", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<title>Never done</title><p>still loading")
+		w.(http.Flusher).Flush()
+		select { // the body never ends
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	})
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>Loop</title><script>setTimeout(() => location.reload(), 30)</script>`)
+	})
+	site := httptest.NewServer(mux)
+	defer site.Close()
+	s := startServer(t, headless...)
+	mustContain(t, s.ok("navigate_page", map[string]any{"url": site.URL + "/never", "timeout": 1500}), "timed out")
+	mustContain(t, s.ok("take_snapshot", nil), "still loading")
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/loop"})
+	for range 5 {
+		// Every tool answers, whichever document it meets.
+		s.call("take_snapshot", nil)
+		s.call("evaluate_script", map[string]any{"function": "() => document.title"})
+		mustContain(t, s.ok("list_pages", nil), "Loop")
+	}
 }
