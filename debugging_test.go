@@ -200,3 +200,17 @@ func TestNetworkRequests(t *testing.T) {
 		t.Fatalf("redacted answer shows credentials:\n%s", redacted)
 	}
 }
+
+func TestSourceMappedStackTraces(t *testing.T) {
+	site := fixtures(t)
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/pages/sourcemap.html"})
+	list := s.ok("list_console_messages", nil)
+	var id int
+	if _, err := fmt.Sscanf(pageLine(list, "mapped"), "msgid=%d", &id); err != nil {
+		t.Fatalf("no mapped message in:\n%s", list)
+	}
+	detail := s.ok("get_console_message", map[string]any{"msgid": id})
+	mustContain(t, detail, "at fail ("+site.URL+"/src/app.ts:2:3)", "at <anonymous> ("+site.URL+"/src/app.ts:4:1)")
+	mustContain(t, s.ok("list_console_messages", map[string]any{"includeStackTraces": true}), "/src/app.ts:2:3")
+}

@@ -29,6 +29,7 @@ type Page struct {
 	events    pageEvents
 	tracker   *snapshot.Tracker // uids of this page's snapshots
 	collected collector         // console messages and network requests
+	maps      sourceMaps        // source maps of the page's scripts
 	emu       Emulation         // what the page emulates, restored on re-attach
 }
 

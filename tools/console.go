@@ -54,7 +54,7 @@ func consoleTools() []*Tool {
 				}
 				c.Resp.Linef("%s", line)
 				if args.IncludeStackTraces && m.Stack != nil {
-					for _, l := range stackLines(m.Stack) {
+					for _, l := range stackLines(m.Stack, func(f cdp.CallFrame) cdp.CallFrame { return c.Page.MapFrame(ctx, f) }) {
 						c.Resp.Linef("  %s", l)
 					}
 				}
@@ -84,7 +84,7 @@ func consoleTools() []*Tool {
 			}
 			if m.Stack != nil {
 				c.Resp.Linef("### Stack trace")
-				for _, l := range stackLines(m.Stack) {
+				for _, l := range stackLines(m.Stack, func(f cdp.CallFrame) cdp.CallFrame { return c.Page.MapFrame(ctx, f) }) {
 					c.Resp.Linef("%s", l)
 				}
 				c.Resp.Linef("Note: line and column numbers use 1-based indexing")
@@ -117,14 +117,16 @@ func groupMessages(msgs []*browser.ConsoleMessage) []messageGroup {
 }
 
 // stackLines renders a stack trace, async parts included, one frame a
-// line with 1-based line and column numbers, at most 50 frames.
-func stackLines(st *cdp.StackTrace) []string {
+// line with 1-based line and column numbers, at most 50 frames. mapFrame
+// moves a frame to its original source (source maps).
+func stackLines(st *cdp.StackTrace, mapFrame func(cdp.CallFrame) cdp.CallFrame) []string {
 	var lines []string
 	for ; st != nil; st = st.Parent {
 		if len(lines) > 0 {
 			lines = append(lines, "--- "+cmp.Or(st.Description, "async")+" ---")
 		}
 		for _, f := range st.CallFrames {
+			f = mapFrame(f)
 			name := f.FunctionName
 			if name == "" {
 				name = "<anonymous>"
