@@ -336,3 +336,29 @@ func threads(b *testing.B, pid int) int {
 	}
 	return 0
 }
+
+// BenchmarkEvaluate measures evaluate_script round trips: reading only
+// (waitForStableDom false) and with the default wait for a quiet DOM.
+func BenchmarkEvaluate(b *testing.B) {
+	site := pages(b, map[string]string{"/": `<title>Eval</title>`})
+	s := startServer(b, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	b.Run("read", func(b *testing.B) {
+		timeCalls(b, "evaluate-read", func() {
+			s.ok("evaluate_script", map[string]any{"function": "() => document.title", "waitForStableDom": false})
+		})
+	})
+	b.Run("settled", func(b *testing.B) {
+		timeCalls(b, "evaluate-settled", func() { s.ok("evaluate_script", map[string]any{"function": "() => document.title"}) })
+	})
+}
+
+// BenchmarkConsole1000 measures list_console_messages on a page that
+// logged 1,000 messages.
+func BenchmarkConsole1000(b *testing.B) {
+	site := pages(b, map[string]string{"/": `<title>Logs</title><script>for (let i = 0; i < 1000; i++) console.log('message', i, {i})</script>`})
+	s := startServer(b, headless...)
+	s.ok("list_pages", nil)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	timeCalls(b, "list_console_messages", func() { s.ok("list_console_messages", nil) })
+}

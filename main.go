@@ -211,6 +211,7 @@ func toolOptions(cfg *Config) tools.Options {
 		ScreenshotQuality:   cfg.ScreenshotQuality,
 		ScreenshotMaxWidth:  cfg.ScreenshotMaxWidth,
 		ScreenshotMaxHeight: cfg.ScreenshotMaxHeight,
+		PerformanceCrux:     cfg.PerformanceCrux,
 		Categories:          map[tools.Category]bool{},
 		Conditions: map[string]bool{
 			"experimentalVision":     cfg.ExperimentalVision,

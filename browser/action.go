@@ -204,7 +204,9 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act fu
 			return rep, ctx.Err()
 		}
 	}
-
+	if !settle {
+		return p.report(w), nil
+	}
 	return p.settle(ctx, w)
 }
 

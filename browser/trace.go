@@ -46,10 +46,14 @@ const traceChunk = 4 << 20
 
 // Trace is a trace being recorded on a page's session. Stop it exactly once.
 type Trace struct {
-	session  *cdp.Session
-	complete chan cdp.TracingCompleteEvent
-	unlisten func()
+	session   *cdp.Session
+	complete  chan cdp.TracingCompleteEvent
+	unlisten  func()
+	emulation Emulation
 }
+
+// Emulation is what the page emulated when the trace started.
+func (t *Trace) Emulation() Emulation { return t.emulation }
 
 // StartTrace starts recording a trace with TraceCategories, kept by Chrome
 // until Stop reads it as a stream.
@@ -58,7 +62,7 @@ func (p *Page) StartTrace(ctx context.Context) (*Trace, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Trace{session: s, complete: make(chan cdp.TracingCompleteEvent, 1)}
+	t := &Trace{session: s, complete: make(chan cdp.TracingCompleteEvent, 1), emulation: p.Emulation()}
 	t.unlisten = s.Listen(func(method string, params json.RawMessage) {
 		if method != "Tracing.tracingComplete" {
 			return

@@ -208,6 +208,9 @@ func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, filePath string)
 	}
 	rep := res.t.Analyze()
 	rep.DataLoss = dataLoss
+	emu := tr.Emulation()
+	rep.CPUThrottling, rep.Network = emu.CPUThrottling, emu.Network
+	rep.CruxRequested = c.Server.opts.PerformanceCrux
 	traces.update(c.Page, func(e *pageTrace) { e.last = rep })
 	c.Resp.Linef("%s", strings.TrimRight(rep.Summary(), "\n"))
 	return nil

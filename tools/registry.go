@@ -277,6 +277,9 @@ type Options struct {
 	ScreenshotFormat                        string
 	ScreenshotQuality                       int
 	ScreenshotMaxWidth, ScreenshotMaxHeight int
+	// PerformanceCrux asks for field data (CrUX) in trace summaries
+	// (--performanceCrux).
+	PerformanceCrux bool
 }
 
 // enabled reports whether t is listed under o.

@@ -16,6 +16,14 @@ type Report struct {
 	Sets   []InsightSet
 	// DataLoss is set by the recorder when Chrome dropped events.
 	DataLoss bool
+	// CPUThrottling (the slowdown factor, 0 or 1 for none) and Network
+	// (the emulated connection, "" for none) are the conditions the
+	// recorder traced under.
+	CPUThrottling float64
+	Network       string
+	// CruxRequested is set when field data (CrUX) was asked for, which
+	// this build cannot look up.
+	CruxRequested bool
 }
 
 // InsightSet is the metrics and insights of one part of the trace.
@@ -149,19 +157,31 @@ func (r *Report) Summary() string {
 	b.WriteString("## Summary of Performance trace findings:\n")
 	fmt.Fprintf(&b, "URL: %s\n", cmpOr(r.URL, "(unknown)"))
 	fmt.Fprintf(&b, "Trace bounds: %s\n", fmtBounds(r.Bounds))
-	b.WriteString("CPU throttling: none\nNetwork throttling: none\n")
+	cpu := "none"
+	if r.CPUThrottling > 1 {
+		cpu = strconv.FormatFloat(r.CPUThrottling, 'g', -1, 64) + "x slowdown"
+	}
+	fmt.Fprintf(&b, "CPU throttling: %s\nNetwork throttling: %s\n", cpu, cmpOr(r.Network, "none"))
 	if r.DataLoss {
 		b.WriteString("Warning: Chrome's trace buffer overflowed and some events were lost; trace a shorter period.\n")
 	}
 	b.WriteString("\n# Available insight sets\n\n")
 	b.WriteString("Each insight set covers one part of the trace: one per navigation, or the whole trace when the page did not navigate. Pass its id and an insight name to performance_analyze_insight for the details.\n")
 	for i := range r.Sets {
-		r.Sets[i].summary(&b)
+		r.Sets[i].summary(&b, r.fieldData())
 	}
 	return b.String()
 }
 
-func (s *InsightSet) summary(b *strings.Builder) {
+// fieldData says why the summary has no field (real-user) metrics.
+func (r *Report) fieldData() string {
+	if r.CruxRequested {
+		return "field data (CrUX) was requested with --performanceCrux, but the lookup is not available in this air-gapped build"
+	}
+	return "field data (CrUX) is not looked up: it needs the internet and is off by default"
+}
+
+func (s *InsightSet) summary(b *strings.Builder, fieldData string) {
 	m := &s.Metrics
 	fmt.Fprintf(b, "\n## insight set id: %s\n\n", s.ID)
 	fmt.Fprintf(b, "URL: %s\n", cmpOr(s.URL, "(unknown)"))
@@ -218,7 +238,7 @@ func (s *InsightSet) summary(b *strings.Builder) {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("Metrics (field / real users): n/a – field data (CrUX) is not looked up: it needs the internet and is off by default\n")
+	fmt.Fprintf(b, "Metrics (field / real users): n/a – %s\n", fieldData)
 	b.WriteString("Available insights:\n")
 	listed := 0
 	for _, in := range s.Insights {
