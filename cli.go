@@ -771,7 +771,7 @@ func runDaemon(args []string, stderr io.Writer) int {
 	srv := tools.NewServer(toolOptions(cfg), mgr, log)
 	err = daemon.Serve(ctx, daemon.Config{
 		Paths:    paths,
-		Info:     jsonrpc.ServerInfo{Name: "chrome_devtools", Title: "Chrome DevTools MCP server", Version: version},
+		Info:     serverInfo(),
 		Handler:  srv,
 		Log:      log,
 		Details:  func(ctx context.Context) string { return browserDetails(ctx, srv.Browser()) },

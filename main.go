@@ -29,6 +29,12 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// serverInfo names the server in initialize answers, as the reference does,
+// so clients that key settings on the name keep working.
+func serverInfo() jsonrpc.ServerInfo {
+	return jsonrpc.ServerInfo{Name: "chrome_devtools", Title: "Chrome DevTools MCP server", Version: version}
+}
+
 // run is main with its inputs and outputs explicit; it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
@@ -64,10 +70,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 	mgr := browser.NewManager(browserOptions(cfg, log))
 	ts := tools.NewServer(toolOptions(cfg), mgr, log)
-	srv := jsonrpc.NewServer(
-		jsonrpc.ServerInfo{Name: "chrome_devtools", Title: "Chrome DevTools MCP server", Version: version},
-		ts, jsonrpc.WithLogger(log),
-	)
+	srv := jsonrpc.NewServer(serverInfo(), ts, jsonrpc.WithLogger(log))
 	serveRoots(srv, ts, cfg, log)
 	ts.SetElicitor(func(ctx context.Context, message string) (bool, bool, error) {
 		var caps struct {
