@@ -116,7 +116,7 @@ func TestPerformanceTraceWithInteraction(t *testing.T) {
 	mustContain(t, summary, "The performance trace has been stopped.", "saved to "+file,
 		"## Summary of Performance trace findings:", "URL: "+site.URL+"/", "CPU throttling: none", "Network throttling: none",
 		"## insight set id: NAVIGATION_0", "IMG id='hero'", "LCP breakdown:", "TTFB:", "Load delay:", "Load duration:", "Render delay:",
-		"P id='text'", "field data (CrUX)",
+		"P id='text'", "field data (CrUX) is not looked up: it needs the internet and is off by default",
 		"insight name: LCPBreakdown", "insight name: RenderBlocking", "insight name: CLSCulprits", "insight name: INPBreakdown")
 	if lcp := metric(t, summary, lcpRe); lcp < 400 {
 		t.Errorf("LCP %v ms, want at least the 400 ms the image took; summary:\n%s", lcp, summary)
@@ -196,5 +196,71 @@ func TestPerformanceErrors(t *testing.T) {
 	mustContain(t, summary, "## insight set id: NO_NAVIGATION")
 	if strings.Contains(summary, "NAVIGATION_0") {
 		t.Fatalf("no navigation happened, yet:\n%s", summary)
+	}
+}
+
+func TestPerformanceTraceConditions(t *testing.T) {
+	site := pages(t, map[string]string{"/": "<!doctype html><title>Plain</title><p>Plain page</p>"})
+	s := startServer(t, append(headless, "--performanceCrux")...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/"})
+	s.ok("emulate", map[string]any{"cpuThrottlingRate": 4, "networkConditions": "Fast 4G"})
+	s.ok("performance_start_trace", map[string]any{"reload": false, "autoStop": false})
+	summary := s.ok("performance_stop_trace", nil)
+	mustContain(t, summary, "CPU throttling: 4x slowdown", "Network throttling: Fast 4G",
+		"field data (CrUX) was requested with --performanceCrux, but the lookup is not available in this air-gapped build")
+}
+
+// scriptSite serves a page loading the same library from two URLs and a
+// script with an old-browser polyfill and a Babel class helper.
+func scriptSite(t *testing.T) *httptest.Server {
+	t.Helper()
+	lib := "(function () {\n  var tiny = {};\n" + strings.Repeat("  tiny.add = function (a, b) { return a + b; };\n", 20) + "  window.tiny = tiny;\n})();\n"
+	files := map[string]string{
+		"/":               `<!doctype html><html><head><meta charset="utf-8"><title>Scripts</title></head><body><p>Scripts</p><script src="/lib.js"></script><script src="/vendor/tiny.js"></script><script src="/app.js"></script></body></html>`,
+		"/lib.js":         lib,
+		"/vendor/tiny.js": lib,
+		"/app.js": "if (!Array.prototype.includes) {\n  Array.prototype.includes = function (v) { return this.indexOf(v) >= 0; };\n}\n" +
+			"function _classCallCheck(instance, C) { if (!(instance instanceof C)) throw new TypeError('Cannot call a class as a function'); }\n" +
+			"var App = function App() { _classCallCheck(this, App); };\nnew App();\n",
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if r.URL.Path == "/" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		} else {
+			w.Header().Set("Content-Type", "text/javascript")
+		}
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestPerformanceScriptInsights(t *testing.T) {
+	site := scriptSite(t)
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/"})
+	file := filepath.Join(t.TempDir(), "trace.json")
+	summary := s.ok("performance_start_trace", map[string]any{"filePath": file})
+	if fi, err := os.Stat(file); err == nil {
+		t.Logf("trace with script sources: %d bytes", fi.Size())
+	}
+	mustContain(t, summary, "insight name: DuplicatedJavaScript", "insight name: LegacyJavaScript")
+	analyze := func(name string) string {
+		return s.ok("performance_analyze_insight", map[string]any{"insightSetId": "NAVIGATION_0", "insightName": name})
+	}
+	dup := analyze("DuplicatedJavaScript")
+	mustContain(t, dup, "identical script text", "2 copies: "+site.URL+"/lib.js, "+site.URL+"/vendor/tiny.js")
+	if strings.Contains(dup, "/app.js") {
+		t.Errorf("app.js is not a duplicate:\n%s", dup)
+	}
+	legacy := analyze("LegacyJavaScript")
+	mustContain(t, legacy, site.URL+"/app.js", "Array.prototype.includes polyfill", "_classCallCheck")
+	if strings.Contains(legacy, "/lib.js") {
+		t.Errorf("lib.js has no legacy code:\n%s", legacy)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,9 +17,8 @@ import (
 // TraceCategories are the trace categories DevTools' performance panel
 // records by default, with JavaScript sampling: the main-thread timeline,
 // loading and network, user timings, layout shifts, paint metrics, event
-// timing (interactions) and V8 script rundown. Screenshots and script
-// sources are left out: no metric needs them and they make traces many
-// times bigger.
+// timing (interactions) and V8 script rundown. Screenshots are left out:
+// no metric needs them. Script sources come with TraceOptions.ScriptSources.
 var TraceCategories = []string{
 	"blink.console",
 	"blink.user_timing",
@@ -41,6 +41,17 @@ var TraceCategories = []string{
 	"cppgc",
 }
 
+// ScriptSourceCategories add the text of every script to the trace (V8's
+// source rundown), which the insights on duplicated and legacy JavaScript
+// read.
+var ScriptSourceCategories = []string{"disabled-by-default-devtools.v8-source-rundown-sources"}
+
+// TraceOptions are what a trace records besides TraceCategories.
+type TraceOptions struct {
+	// ScriptSources records the text of the page's scripts.
+	ScriptSources bool
+}
+
 // traceChunk is how much IO.read is asked for at a time.
 const traceChunk = 4 << 20
 
@@ -55,9 +66,9 @@ type Trace struct {
 // Emulation is what the page emulated when the trace started.
 func (t *Trace) Emulation() Emulation { return t.emulation }
 
-// StartTrace starts recording a trace with TraceCategories, kept by Chrome
-// until Stop reads it as a stream.
-func (p *Page) StartTrace(ctx context.Context) (*Trace, error) {
+// StartTrace starts recording a trace with TraceCategories (and what opts
+// adds), kept by Chrome until Stop reads it as a stream.
+func (p *Page) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error) {
 	s, err := p.Session(ctx)
 	if err != nil {
 		return nil, err
@@ -74,12 +85,16 @@ func (p *Page) StartTrace(ctx context.Context) (*Trace, error) {
 			}
 		}
 	})
+	categories := TraceCategories
+	if opts.ScriptSources {
+		categories = append(slices.Clip(categories), ScriptSourceCategories...)
+	}
 	err = s.Call(ctx, "Tracing.start", cdp.TracingStartParams{
 		TransferMode: "ReturnAsStream",
 		StreamFormat: "json",
 		TraceConfig: &cdp.TraceConfig{
 			RecordMode:         "recordUntilFull",
-			IncludedCategories: TraceCategories,
+			IncludedCategories: categories,
 			ExcludedCategories: []string{"*"},
 		},
 	}, nil)

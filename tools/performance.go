@@ -89,7 +89,7 @@ func performanceTools() []*Tool {
 			if busy != nil {
 				return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace (pageId %d) first: Chrome records one trace at a time", busy.ID, busy.ID)
 			}
-			tr, err := c.Page.StartTrace(ctx)
+			tr, err := c.Page.StartTrace(ctx, browser.TraceOptions{ScriptSources: true})
 			if err != nil {
 				return err
 			}

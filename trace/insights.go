@@ -43,6 +43,7 @@ var insightNames = []string{
 	"LCPBreakdown", "LCPDiscovery", "RenderBlocking", "DocumentLatency", "NetworkDependencyTree",
 	"CLSCulprits", "INPBreakdown", "ThirdParties", "DOMSize", "Cache", "FontDisplay", "ImageDelivery",
 	"ForcedReflow", "Viewport", "ModernHTTP", "CharacterSet", "SlowCSSSelector",
+	"DuplicatedJavaScript", "LegacyJavaScript",
 }
 
 // insights computes every insight of the set.
@@ -51,6 +52,7 @@ func (s *set) insights() []Insight {
 		s.lcpBreakdown, s.lcpDiscovery, s.renderBlocking, s.documentLatency, s.networkTree,
 		s.clsCulprits, s.inpBreakdown, s.thirdParties, s.domSize, s.cache, s.fontDisplay, s.imageDelivery,
 		s.forcedReflow, s.viewport, s.modernHTTP, s.characterSet, s.slowSelectors,
+		s.duplicatedJavaScript, s.legacyJavaScript,
 	}
 	out := make([]Insight, 0, len(gens))
 	for i, g := range gens {

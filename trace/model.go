@@ -215,6 +215,9 @@ type Trace struct {
 	Interactions []Interaction
 	// Events is the number of trace events read.
 	Events int
+	// ScriptSources is set when the trace has the text of scripts (the
+	// disabled-by-default-devtools.v8-source-rundown-sources category).
+	ScriptSources bool
 
 	slices    []slice // main-thread work, sorted by thread, start, longest first
 	details   []detail
@@ -227,6 +230,7 @@ type Trace struct {
 	commits   []commitFrame
 	doms      []domStats
 	fonts     []fontLoad
+	scripts   []script
 	unsized   []int // node ids of images laid out without a size
 	selTimes  []selectorTiming
 	selectors []string // CSS selectors of selTimes, by index
@@ -250,10 +254,11 @@ type builder struct {
 	reqs    map[string]int32
 	strs    map[string]string // interned URLs and names
 	sels    map[string]int32  // selector indexes
+	scripts map[string]int32  // script indexes by isolate and script id
 }
 
 func newBuilder() *builder {
-	return &builder{t: &Trace{Bounds: Bounds{Min: math.MaxInt64, Max: math.MinInt64}}, threads: map[[2]int64]int32{}, reqs: map[string]int32{}, strs: map[string]string{}, sels: map[string]int32{}}
+	return &builder{t: &Trace{Bounds: Bounds{Min: math.MaxInt64, Max: math.MinInt64}}, threads: map[[2]int64]int32{}, reqs: map[string]int32{}, strs: map[string]string{}, sels: map[string]int32{}, scripts: map[string]int32{}}
 }
 
 // intern returns a shared copy of s, so repeated URLs are stored once.
@@ -447,6 +452,8 @@ func (b *builder) add(ev *event) {
 				depth: a.Data.MaxDepth.Depth, depthNode: a.Data.MaxDepth.NodeName,
 				children: a.Data.MaxChildren.NumChildren, childrenOf: a.Data.MaxChildren.NodeName})
 		}
+	case "ScriptCatchup", "LargeScriptCatchup":
+		b.scriptEvent(ev, ts)
 	case "BeginRemoteFontLoad":
 		var a struct {
 			Display string
@@ -707,5 +714,6 @@ func (b *builder) finish() *Trace {
 	slices.SortStableFunc(t.Navigations, func(x, y Navigation) int { return cmp.Compare(x.Start, y.Start) })
 	slices.SortStableFunc(t.Shifts, func(x, y LayoutShift) int { return cmp.Compare(x.TS, y.TS) })
 	slices.SortStableFunc(t.Interactions, func(x, y Interaction) int { return cmp.Compare(x.Start, y.Start) })
+	t.finishScripts()
 	return t
 }

@@ -135,7 +135,7 @@ func main() {
 
 // record traces what run does and writes the trace gzipped to path.
 func record(ctx context.Context, p *browser.Page, path string, run func() error) error {
-	tr, err := p.StartTrace(ctx)
+	tr, err := p.StartTrace(ctx, browser.TraceOptions{})
 	if err != nil {
 		return err
 	}
