@@ -910,7 +910,11 @@ stdout, and either launches its own Chrome or attaches to one that is already
 running. Its flags are those of chrome-devtools-mcp, so an existing MCP
 configuration keeps working once the command is swapped.
 
-Usage: devtools-mcp [flags]
+Usage: devtools-mcp [flags]                       MCP server on stdin/stdout
+       devtools-mcp <tool> [args] [--option value]  one tool call from the shell,
+                                                    through a background daemon
+       devtools-mcp start [flags] | stop | status   manage that daemon
+       devtools-mcp <tool> --help                   a tool's arguments
 
 Every flag is accepted in camelCase (--browserUrl), kebab-case (--browser-url)
 and all-lowercase (--browserurl). Values go as --flag value or --flag=value.
