@@ -165,3 +165,21 @@ func TestPagesThatNeverSettle(t *testing.T) {
 		mustContain(t, s.ok("list_pages", nil), "Loop")
 	}
 }
+
+func TestKilledAttachedBrowserExplainsHowToReattach(t *testing.T) {
+	ws, _, proc := chromium(t)
+	s := startServer(t, "--browserUrl", browserURL(ws))
+	s.ok("list_pages", nil)
+	s.eval("() => 1")
+	syscall.Kill(-proc.Pid, syscall.SIGKILL)
+	var out string
+	eventually(t, "the server to notice the browser is gone", func() bool {
+		res := s.call("evaluate_script", map[string]any{"function": "() => 1"})
+		out = text(res)
+		return res.IsError
+	})
+	mustContain(t, out, "Chrome")
+	if !strings.Contains(out, "reconnect") && !strings.Contains(out, "could not reach Chrome") {
+		t.Fatalf("the error does not say how to get the browser back:\n%s", out)
+	}
+}
