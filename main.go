@@ -176,6 +176,7 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 			IgnoreDefaultArgs:   cfg.IgnoreDefaultChromeArgs,
 			Devtools:            cfg.ExperimentalDevtools,
 			ExtraFeatures:       launchFeatures(cfg),
+			EnableExtensions:    cfg.Categories["extensions"],
 		},
 		BlockedURLPatterns: cfg.BlockedURLPatterns,
 		AllowedURLPatterns: cfg.AllowedURLPatterns,

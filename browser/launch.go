@@ -45,6 +45,9 @@ type LaunchOptions struct {
 	// ExtraFeatures are Chrome features to turn on (e.g. "WebMCP"), merged
 	// into an --enable-features argument of Args when there is one.
 	ExtraFeatures []string
+	// EnableExtensions lets the Extensions domain install, list and
+	// uninstall unpacked extensions (--enable-unsafe-extension-debugging).
+	EnableExtensions bool
 }
 
 // DefaultArgs are the arguments every launched Chrome gets: they keep an
@@ -191,6 +194,9 @@ func buildArgs(opts LaunchOptions, profile string) (args []string, noSandbox boo
 	}
 	if opts.AcceptInsecureCerts {
 		args = append(args, "--ignore-certificate-errors")
+	}
+	if opts.EnableExtensions {
+		args = append(args, "--enable-unsafe-extension-debugging")
 	}
 	args = append(args, opts.Args...)
 	args = enableFeatures(args, opts.ExtraFeatures)

@@ -320,7 +320,7 @@ func (s *Server) RootsChanged() { s.paths.invalidate() }
 
 // all is every tool declared in this package, in listing order.
 func all() []*Tool {
-	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), consoleTools(), networkTools(), screenshotTools(), cssTools(), emulationTools(), performanceTools(), memoryTools(), thirdPartyTools(), webmcpTools(), slimTools())
+	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), consoleTools(), networkTools(), screenshotTools(), cssTools(), emulationTools(), performanceTools(), memoryTools(), extensionTools(), thirdPartyTools(), webmcpTools(), pwaTools(), slimTools())
 }
 
 // NewServer returns the tool server for opts, driving the browsers of m.
