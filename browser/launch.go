@@ -65,8 +65,9 @@ var DefaultArgs = []string{
 	"--disable-crash-reporter",
 	"--disable-default-apps",
 	"--disable-dev-shm-usage",
+	"--disable-field-trial-config",
 	"--disable-domain-reliability",
-	"--disable-features=Translate,AcceptCHFrame,MediaRouter,OptimizationHints,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes,AutoDeElevate,RenderDocument,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel",
+	"--disable-features=Translate,NetworkTimeServiceQuerying,CertificateTransparencyComponentUpdater,AcceptCHFrame,MediaRouter,OptimizationHints,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes,AutoDeElevate,RenderDocument,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel",
 	"--disable-hang-monitor",
 	"--disable-infobars",
 	"--disable-ipc-flooding-protection",
@@ -197,6 +198,10 @@ func buildArgs(opts LaunchOptions, profile string) (args []string, noSandbox boo
 	}
 	if opts.EnableExtensions {
 		args = append(args, "--enable-unsafe-extension-debugging")
+	} else if !ignored["--disable-extensions"] {
+		// Without the extensions category no extension runs, and none
+		// checks for updates over the network (Debian's wrapper loads some).
+		args = append(args, "--disable-extensions")
 	}
 	args = append(args, opts.Args...)
 	args = enableFeatures(args, opts.ExtraFeatures)
