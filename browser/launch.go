@@ -85,6 +85,12 @@ var DefaultArgs = []string{
 	"--no-service-autorun",
 	"--password-store=basic",
 	"--use-mock-keychain",
+	// Chromium still calls Google's update and account services on its own
+	// despite the switches above; point them at a closed local port so an
+	// agent's browser stays air-gapped (TestProxyServer checks it).
+	"--component-updater=url-source=http://127.0.0.1:9",
+	"--gaia-url=http://127.0.0.1:9",
+	"--google-apis-url=http://127.0.0.1:9",
 }
 
 // channelPaths lists where each channel's Chrome is usually installed, per OS.
