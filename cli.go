@@ -27,7 +27,6 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/daemon"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
-	"github.com/devtools-mcp/devtools-mcp/tools"
 )
 
 // sessionEnv names the daemon to talk to; several can run side by side.
@@ -759,26 +758,22 @@ func runDaemon(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
 		return 1
 	}
-	log, closeLog, err := newLogger(cfg.LogFile, stderr)
+	a, err := newApp(cfg, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
 		return 1
 	}
-	defer closeLog()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	mgr := browser.NewManager(browserOptions(cfg, log))
-	srv := tools.NewServer(toolOptions(cfg), mgr, log)
-	err = daemon.Serve(ctx, daemon.Config{
+	defer a.close()
+	err = daemon.Serve(a.ctx, daemon.Config{
 		Paths:    paths,
 		Info:     serverInfo(),
-		Handler:  srv,
-		Log:      log,
-		Details:  func(ctx context.Context) string { return browserDetails(ctx, srv.Browser()) },
-		Shutdown: mgr.Close,
+		Handler:  a.tools,
+		Log:      a.log,
+		Details:  func(ctx context.Context) string { return browserDetails(ctx, a.tools.Browser()) },
+		Shutdown: a.mgr.Close,
 	})
 	if err != nil {
-		log.Error("daemon failed", "err", err)
+		a.log.Error("daemon failed", "err", err)
 		return 1
 	}
 	return 0

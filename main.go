@@ -58,20 +58,53 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, version)
 		return 0
 	}
-	log, closeLog, err := newLogger(cfg.LogFile, stderr)
+	a, err := newApp(cfg, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
 		return 1
 	}
-	defer closeLog()
+	defer a.close()
+	srv := jsonrpc.NewServer(serverInfo(), a.tools, jsonrpc.WithLogger(a.log))
+	serveRoots(srv, a.tools, cfg, a.log)
+	serveElicitation(srv, a.tools)
+	a.log.Debug("serving MCP on stdio", "version", version)
+	err = srv.Serve(a.ctx, stdin, stdout)
+	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	a.mgr.Close(closeCtx)
+	if err != nil && a.ctx.Err() == nil {
+		a.log.Error("server stopped", "err", err)
+		return 1
+	}
+	return 0
+}
 
+// app is what stdio and daemon modes share: the logger, a context that
+// ends on SIGINT/SIGTERM/SIGHUP, and the browser manager and tool server
+// the flags describe.
+type app struct {
+	log   *slog.Logger
+	ctx   context.Context
+	mgr   *browser.Manager
+	tools *tools.Server
+	close func()
+}
+
+// newApp builds the app for cfg; nothing starts until a tool call.
+func newApp(cfg *Config, stderr io.Writer) (*app, error) {
+	log, closeLog, err := newLogger(cfg.LogFile, stderr)
+	if err != nil {
+		return nil, err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-
 	mgr := browser.NewManager(browserOptions(cfg, log))
-	ts := tools.NewServer(toolOptions(cfg), mgr, log)
-	srv := jsonrpc.NewServer(serverInfo(), ts, jsonrpc.WithLogger(log))
-	serveRoots(srv, ts, cfg, log)
+	return &app{log: log, ctx: ctx, mgr: mgr, tools: tools.NewServer(toolOptions(cfg), mgr, log),
+		close: func() { stop(); closeLog() }}, nil
+}
+
+// serveElicitation lets the tools ask the user to confirm a call, through
+// the client's elicitation/create, when the client supports it.
+func serveElicitation(srv *jsonrpc.Server, ts *tools.Server) {
 	ts.SetElicitor(func(ctx context.Context, message string) (bool, bool, error) {
 		var caps struct {
 			Elicitation *struct{} `json:"elicitation"`
@@ -87,16 +120,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}, &res)
 		return res.Action == "accept", true, err
 	})
-	log.Debug("serving MCP on stdio", "version", version)
-	err = srv.Serve(ctx, stdin, stdout)
-	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	mgr.Close(closeCtx)
-	if err != nil && ctx.Err() == nil {
-		log.Error("server stopped", "err", err)
-		return 1
-	}
-	return 0
 }
 
 // newLogger logs to stderr, and also to logFile when given. DEBUG=* (or any

@@ -502,11 +502,10 @@ func memoryTools() []*Tool {
 			Description: "Loads a heap snapshot and describes one object by id: name, type, class, self and retained size, distance from the GC roots, DOM detachedness, edge and retainer counts.",
 			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
-			FilePath      string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-			NodeID        float64 `json:"nodeId" jsonschema:"The object's id (@id in other answers)."`
-			MaxNameLength int     `json:"maxNameLength,omitempty" jsonschema:"Cut the name after this many characters (default 100)."`
+			heapObject
+			MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut the name after this many characters (default 100)."`
 		}) error {
-			s, i, err := heapNode(ctx, args.FilePath, args.NodeID)
+			s, i, err := args.load(ctx)
 			if err != nil {
 				return err
 			}
@@ -530,8 +529,7 @@ func memoryTools() []*Tool {
 			Description: "Loads a heap snapshot and lists what one object references (its properties, elements, closure variables, internal fields), largest first.",
 			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
-			FilePath          string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-			NodeID            float64 `json:"nodeId" jsonschema:"The object's id (@id in other answers)."`
+			heapObject
 			SortBy            string  `json:"sortBy,omitempty" enum:"retainedSize,selfSize,name" jsonschema:"Order of the edges (default retainedSize)."`
 			RetainedSize      string  `json:"retainedSize,omitempty" jsonschema:"Keep targets retaining at least this much, e.g. 1MB or 10KB (a range like 1MB-2MB uses its lower bound)."`
 			ExcludePrimitives optBool `json:"excludePrimitives,omitempty" jsonschema:"Leave out strings, numbers, symbols and big integers (default true)."`
@@ -542,7 +540,7 @@ func memoryTools() []*Tool {
 			if err != nil {
 				return err
 			}
-			s, i, err := heapNode(ctx, args.FilePath, args.NodeID)
+			s, i, err := args.load(ctx)
 			if err != nil {
 				return err
 			}
@@ -561,12 +559,11 @@ func memoryTools() []*Tool {
 			Description: "Loads a heap snapshot and lists the objects that reference one object (its retainers), closest to the GC roots first. For whole paths to the roots use get_heapsnapshot_retaining_paths.",
 			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
-			FilePath      string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-			NodeID        float64 `json:"nodeId" jsonschema:"The object's id (@id in other answers)."`
-			MaxNameLength int     `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+			heapObject
+			MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
 			heapList
 		}) error {
-			s, i, err := heapNode(ctx, args.FilePath, args.NodeID)
+			s, i, err := args.load(ctx)
 			if err != nil {
 				return err
 			}
@@ -584,14 +581,13 @@ func memoryTools() []*Tool {
 			Description: "Loads a heap snapshot and shows why an object is not garbage collected: the shortest reference paths from the GC roots to it, as a tree of retainers (each line: the retainer, the edge type and name by which it holds the line above).",
 			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
-			FilePath      string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-			NodeID        float64 `json:"nodeId" jsonschema:"The object's id (@id in other answers)."`
+			heapObject
 			MaxDepth      float64 `json:"maxDepth,omitempty" jsonschema:"Most retainers followed up from the object (default 30)."`
 			MaxNodes      float64 `json:"maxNodes,omitempty" jsonschema:"Most retainers shown in all (default 60)."`
 			MaxSiblings   float64 `json:"maxSiblings,omitempty" jsonschema:"Most retainers shown for one object (default 3)."`
 			MaxNameLength int     `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
 		}) error {
-			s, i, err := heapNode(ctx, args.FilePath, args.NodeID)
+			s, i, err := args.load(ctx)
 			if err != nil {
 				return err
 			}
@@ -635,11 +631,10 @@ func memoryTools() []*Tool {
 			Description: "Loads a heap snapshot and lists the dominator chain of one object: its immediate dominator (the object whose release would free it), that one's, and so on up to the GC roots.",
 			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
-			FilePath      string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-			NodeID        float64 `json:"nodeId" jsonschema:"The object's id (@id in other answers)."`
-			MaxNameLength int     `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+			heapObject
+			MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
 		}) error {
-			s, i, err := heapNode(ctx, args.FilePath, args.NodeID)
+			s, i, err := args.load(ctx)
 			if err != nil {
 				return err
 			}
@@ -928,13 +923,19 @@ func (x *optIndex) UnmarshalJSON(data []byte) error {
 // get returns the index and whether it was given.
 func (x optIndex) get() (int, bool) { return int(x) - 1, x != 0 }
 
-// heapNode loads the snapshot at path and finds the object with id.
-func heapNode(ctx context.Context, path string, id float64) (*heapsnapshot.Snapshot, heapsnapshot.Index, error) {
-	s, err := heapSnapshots.get(ctx, path)
+// heapObject are the arguments naming one object of a heap snapshot file.
+type heapObject struct {
+	FilePath string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	NodeID   float64 `json:"nodeId" jsonschema:"The object's id (@id in other answers)."`
+}
+
+// load loads the snapshot and finds the object.
+func (o heapObject) load(ctx context.Context) (*heapsnapshot.Snapshot, heapsnapshot.Index, error) {
+	s, err := heapSnapshots.get(ctx, o.FilePath)
 	if err != nil {
 		return nil, 0, err
 	}
-	i, err := nodeByID(s, id)
+	i, err := nodeByID(s, o.NodeID)
 	return s, i, err
 }
 
