@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -202,22 +203,29 @@ func TestIframesAndShadowDOM(t *testing.T) {
 	site := fixtures(t)
 	cross := strings.Replace(site.URL, "127.0.0.1", "localhost", 1) + "/pages/inner.html?who=cross"
 	s := startServer(t, headless...)
-	s.ok("navigate_page", map[string]any{"url": site.URL + "/pages/frames.html?cross=" + cross})
-	s.ok("wait_for", map[string]any{"text": []string{"Host"}})
-	var snap string
-	eventually(t, "both frames in the snapshot", func() bool {
-		snap = s.ok("take_snapshot", nil)
-		return strings.Count(snap, `button "Inner button"`) == 2
-	})
-	mustContain(t, snap, `button "Shadow button"`)
-	// Click each: the same-origin frame's, the cross-site frame's, the shadow one.
-	for line := range strings.Lines(snap) {
-		if strings.Contains(line, `button "Inner button"`) || strings.Contains(line, `button "Shadow button"`) {
-			s.ok("click", map[string]any{"uid": uidRe.FindStringSubmatch(line)[1]})
+	// With pad, every document has over 3,000 elements and is read by the
+	// in-page walker instead of Chromium's accessibility tree.
+	for _, pad := range []string{"", "&pad"} {
+		s.ok("navigate_page", map[string]any{"url": site.URL + "/pages/frames.html?cross=" + url.QueryEscape(cross+pad) + pad})
+		s.ok("wait_for", map[string]any{"text": []string{"Host"}})
+		var snap string
+		eventually(t, "both frames in the snapshot, pad="+pad, func() bool {
+			snap = s.ok("take_snapshot", nil)
+			return strings.Count(snap, `button "Inner button"`) == 2
+		})
+		mustContain(t, snap, `button "Shadow button"`)
+		// Click each: the same-origin frame's, the cross-site frame's, the shadow one.
+		for line := range strings.Lines(snap) {
+			if strings.Contains(line, `button "Inner button"`) || strings.Contains(line, `button "Shadow button"`) {
+				s.ok("click", map[string]any{"uid": uidRe.FindStringSubmatch(line)[1]})
+			}
+		}
+		again := s.ok("take_snapshot", nil)
+		mustContain(t, again, `button "same clicked"`, `button "cross clicked"`, `button "Shadow clicked"`)
+		if a, b := uidOf(t, snap, `heading "Host"`), uidOf(t, again, `heading "Host"`); a != b {
+			t.Fatalf("pad=%s: the heading's uid changed from %s to %s", pad, a, b)
 		}
 	}
-	snap = s.ok("take_snapshot", nil)
-	mustContain(t, snap, `button "same clicked"`, `button "cross clicked"`, `button "Shadow clicked"`)
 }
 
 func TestSnapshotSubtreeAndCap(t *testing.T) {
@@ -253,4 +261,39 @@ func TestClickAtNeedsVisionFlag(t *testing.T) {
 	}
 	out := s.ok("click_at", map[string]any{"x": box.X, "y": box.Y, "includeSnapshot": true})
 	mustContain(t, out, "clicked at the coordinates", `button "Hovered"`)
+}
+
+// TestBigPageUIDs acts on a page big enough to be read by the in-page
+// walker: uids resolve for fill and click, stay the same across snapshots
+// and for elements that evaluate_script returns, and fail once their
+// element is gone.
+func TestBigPageUIDs(t *testing.T) {
+	site := pages(t, map[string]string{"/": rowsPage + `<script>
+document.addEventListener('click', e => { if (e.target.matches('button')) e.target.textContent = 'Done ' + e.target.textContent; });
+</script>`})
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	snap := s.ok("take_snapshot", nil)
+	mustContain(t, snap, `link "Row 400" url="`+site.URL+`/#r400"`, "snapshot cut at 60000 characters")
+	row5, edit7, value9 := uidOf(t, snap, `link "Row 5"`), uidOf(t, snap, `button "Edit 7"`), uidOf(t, snap, `textbox "Value 9"`)
+
+	s.ok("fill", map[string]any{"uid": value9, "value": "nine"})
+	if got := s.eval(`() => document.querySelectorAll('input')[9].value`); got != `"nine"` {
+		t.Fatalf("after fill the input holds %s", got)
+	}
+	mustContain(t, s.ok("click", map[string]any{"uid": edit7, "includeSnapshot": true}), `button "Done Edit 7"`)
+	if got := s.eval(`() => document.querySelectorAll('a')[5]`); got != `"uid=`+row5+`"` {
+		t.Fatalf("evaluate_script names the Row 5 link %s, the snapshot %s", got, row5)
+	}
+
+	s.eval(`() => document.querySelectorAll('a')[5].parentElement.remove()`)
+	again := s.ok("take_snapshot", nil)
+	if strings.Contains(again, `"Row 5"`) {
+		t.Fatal("the removed row is still in the snapshot")
+	}
+	if got := uidOf(t, again, `button "Done Edit 7"`); got != edit7 {
+		t.Fatalf("the Edit 7 button's uid changed from %s to %s", edit7, got)
+	}
+	mustContain(t, s.fails("click", map[string]any{"uid": row5}), "no longer exists", "take a new snapshot")
+	mustContain(t, s.ok("take_snapshot", map[string]any{"verbose": true}), `link "Row 6"`)
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
-	"github.com/devtools-mcp/devtools-mcp/snapshot"
 )
 
 // Script is JavaScript for EvaluateJSON: a function declaration called with
@@ -174,7 +173,7 @@ func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject) (
 			uidErr = err
 			return `"<node>"`
 		}
-		return strconv.Quote("uid=" + p.tracker.UIDFor(snapshot.Key{Scope: s.ID, BackendNodeID: d.Node.BackendNodeID}))
+		return strconv.Quote("uid=" + p.tracker.UIDFor(p.keyOf(ctx, s, d.Node.BackendNodeID)))
 	})
 	if uidErr != nil {
 		return out, errors.Join(fmt.Errorf("some DOM nodes in the result could not be named"), uidErr)

@@ -142,6 +142,19 @@ func (p *Page) frameSession(frameID string) *cdp.Session {
 	return p.events.frames[frameID]
 }
 
+// sessionFrame returns the id of the main frame of session s: the page's
+// own frame for its session, the iframe's for a cross-process iframe's.
+func (p *Page) sessionFrame(s *cdp.Session) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for id, fs := range p.events.frames {
+		if fs == s {
+			return id
+		}
+	}
+	return p.TargetID
+}
+
 // sessionByID returns the page's session or one of its iframes' with id.
 func (p *Page) sessionByID(id string) *cdp.Session {
 	p.mu.Lock()

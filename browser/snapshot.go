@@ -14,6 +14,16 @@ import (
 // elements, and numbers its nodes with uids that stay stable while the
 // nodes live.
 func (p *Page) Snapshot(ctx context.Context, verbose bool) (*snapshot.Snapshot, error) {
+	threshold := scriptedFrom
+	if verbose {
+		threshold = -1
+	}
+	return p.snapshot(ctx, verbose, threshold)
+}
+
+// snapshot is Snapshot with documents of at least threshold elements read
+// by pagewalk.js (none when threshold is negative).
+func (p *Page) snapshot(ctx context.Context, verbose bool, threshold int) (*snapshot.Snapshot, error) {
 	s, err := p.Session(ctx)
 	if err != nil {
 		return nil, err
@@ -22,7 +32,7 @@ func (p *Page) Snapshot(ctx context.Context, verbose bool) (*snapshot.Snapshot, 
 	if err := s.Call(ctx, "Page.getFrameTree", nil, &tree); err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	root, err := p.collect(ctx, s, tree.FrameTree)
+	root, err := p.collect(ctx, s, tree.FrameTree, threshold)
 	if err != nil {
 		return nil, err
 	}
@@ -31,13 +41,13 @@ func (p *Page) Snapshot(ctx context.Context, verbose bool) (*snapshot.Snapshot, 
 
 // collect reads the accessibility tree of frame ft through session s, and
 // recursively its child frames'. A child frame that goes away meanwhile is
-// left out rather than failing the snapshot.
-func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree) (*snapshot.Frame, error) {
-	var ax cdp.GetFullAXTreeResult
-	if err := s.Call(ctx, "Accessibility.getFullAXTree", cdp.GetFullAXTreeParams{FrameID: ft.Frame.ID}, &ax); err != nil {
-		return nil, fmt.Errorf("snapshot of frame %s: %w", ft.Frame.URL, err)
+// left out rather than failing the snapshot. Documents with at least
+// threshold elements are read by pagewalk.js (never when it is negative).
+func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, threshold int) (*snapshot.Frame, error) {
+	f, err := readFrame(ctx, s, ft.Frame, threshold)
+	if err != nil {
+		return nil, err
 	}
-	f := &snapshot.Frame{Scope: s.ID, Nodes: ax.Nodes}
 	// Cross-process iframes are missing from a session's frame tree when
 	// it is the page's: add the ones announced on this session.
 	children := ft.ChildFrames
@@ -62,14 +72,35 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree) (*
 			}
 			cs, ct = fs, tree.FrameTree
 		}
-		cf, err := p.collect(ctx, cs, ct)
+		cf, err := p.collect(ctx, cs, ct, threshold)
 		if err != nil {
 			continue
 		}
 		cf.Owner = owner.BackendNodeID
+		if f.World != "" {
+			if cf.Owner, err = scriptRef(ctx, s, f.World, owner.BackendNodeID); err != nil {
+				continue
+			}
+		}
 		f.Children = append(f.Children, cf)
 	}
 	return f, nil
+}
+
+// readFrame reads the accessibility tree of one frame's document: by
+// pagewalk.js when the document is big enough and the script can run
+// there, from Chromium otherwise.
+func readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, threshold int) (*snapshot.Frame, error) {
+	if threshold >= 0 {
+		if nodes, err := readByScript(ctx, s, fr.ID, threshold); err == nil && nodes != nil {
+			return &snapshot.Frame{Scope: s.ID, Nodes: nodes, World: fr.ID}, nil
+		}
+	}
+	var ax cdp.GetFullAXTreeResult
+	if err := s.Call(ctx, "Accessibility.getFullAXTree", cdp.GetFullAXTreeParams{FrameID: fr.ID}, &ax); err != nil {
+		return nil, fmt.Errorf("snapshot of frame %s: %w", fr.URL, err)
+	}
+	return &snapshot.Frame{Scope: s.ID, Nodes: ax.Nodes}, nil
 }
 
 // childFrames lists the cross-process iframes announced on session s.
@@ -102,7 +133,13 @@ func (p *Page) Element(ctx context.Context, uid string) (*Element, error) {
 	if s == nil {
 		return nil, fmt.Errorf("element uid=%s no longer exists (its frame is gone); take a new snapshot", uid)
 	}
-	return resolve(ctx, s, key.BackendNodeID, uid)
+	id := key.BackendNodeID
+	if key.World != "" {
+		if id, err = backendOf(ctx, s, key, uid); err != nil {
+			return nil, err
+		}
+	}
+	return resolve(ctx, s, id, uid)
 }
 
 // newDocument forgets the uids of the previous document. Called with p.mu held.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
-	"github.com/devtools-mcp/devtools-mcp/snapshot"
 )
 
 // WebMCP: pages register tools with document.modelContext.registerTool, or
@@ -74,7 +73,7 @@ func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
 	for i, t := range added {
 		tools[i].WebMCPTool = t
 		if t.BackendNodeID != 0 {
-			tools[i].FormUID = p.tracker.UIDFor(snapshot.Key{Scope: s.ID, BackendNodeID: t.BackendNodeID})
+			tools[i].FormUID = p.tracker.UIDFor(p.keyOf(ctx, s, t.BackendNodeID))
 		}
 	}
 	return tools, nil

@@ -7,6 +7,9 @@ package cdp
 type NodeRef struct {
 	BackendNodeID int    `json:"backendNodeId,omitempty"`
 	ObjectID      string `json:"objectId,omitempty"`
+	// ExecutionContextID, for DOM.resolveNode, names the world (for
+	// example an isolated one) the object is made in; 0 is the main world.
+	ExecutionContextID int `json:"executionContextId,omitempty"`
 }
 
 // ResolveNodeResult is the reply to DOM.resolveNode.

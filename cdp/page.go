@@ -129,3 +129,14 @@ type HandleDialogParams struct {
 	Accept     bool   `json:"accept"`
 	PromptText string `json:"promptText,omitempty"`
 }
+
+// CreateIsolatedWorldParams are the parameters of Page.createIsolatedWorld.
+type CreateIsolatedWorldParams struct {
+	FrameID   string `json:"frameId"`
+	WorldName string `json:"worldName,omitempty"`
+}
+
+// CreateIsolatedWorldResult is the reply to Page.createIsolatedWorld.
+type CreateIsolatedWorldResult struct {
+	ExecutionContextID int `json:"executionContextId"`
+}

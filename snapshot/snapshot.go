@@ -83,6 +83,12 @@ type Frame struct {
 	// configured to expose password values to accessibility would then go
 	// undetected; pass the set to be safe.
 	Passwords map[int]bool `json:"passwords,omitempty"`
+	// World is set when Nodes were not read from Chromium's accessibility
+	// tree but computed by a script in the page's frame of that id: their
+	// backendDOMNodeId (and Owner of the frames below) are then the
+	// script's own reference numbers for the DOM nodes, and their Keys
+	// carry World so that the browser side resolves them through it.
+	World string `json:"world,omitempty"`
 }
 
 // Key identifies one DOM node across snapshots of a page: the Scope of the
@@ -92,6 +98,10 @@ type Frame struct {
 type Key struct {
 	Scope         string
 	BackendNodeID int
+	// World is the frame whose in-page script numbered the node (see
+	// Frame.World); BackendNodeID is then that number, not a backend DOM
+	// node id. Empty for nodes of Chromium's accessibility tree.
+	World string
 }
 
 // Snapshot is one rendered view of the page.

@@ -572,7 +572,7 @@ func TestNodesWithoutDOMNode(t *testing.T) {
 	// Both nodes on one DOM node resolve to it.
 	for _, name := range []string{"Shared a", "Shared b"} {
 		n := find(s1, "button", name)
-		if k, err := tr.Lookup(n.UID); err != nil || k != (Key{"s", 7}) {
+		if k, err := tr.Lookup(n.UID); err != nil || k != (Key{Scope: "s", BackendNodeID: 7}) {
 			t.Errorf("Lookup(%s) = %v, %v", name, k, err)
 		}
 	}

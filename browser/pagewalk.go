@@ -1,0 +1,187 @@
+package browser
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/snapshot"
+)
+
+// Chromium computes Accessibility.getFullAXTree at roughly 60 µs per node
+// (names with all their sources, every property) and sends about 600 bytes
+// per node, so a page of 3,000 form rows takes it close to two seconds. A
+// document that big is read instead by pagewalk.js, in an isolated world of
+// its frame: it computes the same roles, names and properties from the DOM
+// for the nodes a snapshot can show, an order of magnitude faster. The
+// differences (internal parts of date and media controls, closed shadow
+// roots) are documented in the README; verbose snapshots always use
+// Chromium's tree.
+
+//go:embed pagewalk.js
+var pagewalkJS string
+
+// scriptedFrom is the element count from which a frame's document is read
+// by pagewalk.js rather than Chromium's accessibility tree: about where the
+// latter starts taking longer than 300 ms on a small machine.
+const scriptedFrom = 3000
+
+// worldName names the isolated world the page-side helpers live in; page
+// scripts cannot see or change it.
+const worldName = "devtools-mcp"
+
+// world returns the execution context of our isolated world in a frame of
+// session s, creating it the first time (Chromium then returns the same
+// world for the same name).
+func world(ctx context.Context, s *cdp.Session, frameID string) (int, error) {
+	var w cdp.CreateIsolatedWorldResult
+	if err := s.Call(ctx, "Page.createIsolatedWorld", cdp.CreateIsolatedWorldParams{FrameID: frameID, WorldName: worldName}, &w); err != nil {
+		return 0, fmt.Errorf("isolated world in frame %s: %w", frameID, err)
+	}
+	return w.ExecutionContextID, nil
+}
+
+// readByScript returns the accessibility nodes of frame frameID computed by
+// pagewalk.js, or nil when the document has fewer than threshold elements
+// (and was never read this way before).
+func readByScript(ctx context.Context, s *cdp.Session, frameID string, threshold int) ([]cdp.AXNode, error) {
+	ec, err := world(ctx, s, frameID)
+	if err != nil {
+		return nil, err
+	}
+	var res cdp.EvaluateResult
+	err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+		FunctionDeclaration: pagewalkJS,
+		ExecutionContextID:  ec,
+		Arguments:           []cdp.CallArgument{{Value: threshold}},
+		ReturnByValue:       true,
+	}, &res)
+	if err == nil && res.ExceptionDetails != nil {
+		err = fmt.Errorf("%s", res.ExceptionDetails.Text)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read frame %s in the page: %w", frameID, err)
+	}
+	var text string
+	if err := json.Unmarshal(res.Result.Value, &text); err != nil || text == "" {
+		return nil, err
+	}
+	nodes, err := axNodes([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("read frame %s in the page: %w", frameID, err)
+	}
+	return nodes, nil
+}
+
+// axNodes turns pagewalk.js's compact rows, [ref, role, name, value,
+// [prop, value, ...], [child refs]], into AX nodes whose ids and backend
+// DOM node ids are the refs.
+func axNodes(data []byte) ([]cdp.AXNode, error) {
+	var rows [][6]json.RawMessage
+	if err := json.Unmarshal(data, &rows); err != nil {
+		return nil, err
+	}
+	nodes := make([]cdp.AXNode, len(rows))
+	for i, r := range rows {
+		n := &nodes[i]
+		if err := json.Unmarshal(r[0], &n.BackendDOMNodeID); err != nil {
+			return nil, fmt.Errorf("node %d: %w", i, err)
+		}
+		n.NodeID = strconv.Itoa(n.BackendDOMNodeID)
+		n.Role = &cdp.AXValue{Type: "role", Value: r[1]}
+		if string(r[2]) != `""` {
+			n.Name = &cdp.AXValue{Type: "computedString", Value: r[2]}
+		}
+		if string(r[3]) != `""` {
+			n.Value = &cdp.AXValue{Type: "string", Value: r[3]}
+		}
+		var props []json.RawMessage
+		var kids []int
+		if err := json.Unmarshal(r[4], &props); err != nil || len(props)%2 != 0 {
+			return nil, fmt.Errorf("properties of node %d: %s", i, r[4])
+		}
+		if err := json.Unmarshal(r[5], &kids); err != nil {
+			return nil, fmt.Errorf("children of node %d: %w", i, err)
+		}
+		for j := 0; j < len(props); j += 2 {
+			var name string
+			if err := json.Unmarshal(props[j], &name); err != nil {
+				return nil, fmt.Errorf("property of node %d: %w", i, err)
+			}
+			if name == "description" {
+				n.Description = &cdp.AXValue{Type: "computedString", Value: props[j+1]}
+				continue
+			}
+			n.Properties = append(n.Properties, cdp.AXProperty{Name: name, Value: cdp.AXValue{Value: props[j+1]}})
+		}
+		n.ChildIDs = make([]string, len(kids))
+		for j, k := range kids {
+			n.ChildIDs[j] = strconv.Itoa(k)
+		}
+	}
+	return nodes, nil
+}
+
+// scriptRef returns pagewalk.js's reference number for the DOM node with
+// backendID in frame frameID of session s, numbering it if it has none, or
+// 0 when that frame's document is not read by the script.
+func scriptRef(ctx context.Context, s *cdp.Session, frameID string, backendID int) (int, error) {
+	ec, err := world(ctx, s, frameID)
+	if err != nil {
+		return 0, err
+	}
+	var obj cdp.ResolveNodeResult
+	if err := s.Call(ctx, "DOM.resolveNode", cdp.NodeRef{BackendNodeID: backendID, ExecutionContextID: ec}, &obj); err != nil {
+		return 0, fmt.Errorf("find node %d: %w", backendID, err)
+	}
+	var res cdp.EvaluateResult
+	err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+		FunctionDeclaration: `function() { const r = globalThis.__devtoolsMcp; return r && r.scripted ? r.ref(this) : 0; }`,
+		ObjectID:            obj.Object.ObjectID,
+		ReturnByValue:       true,
+	}, &res)
+	if err != nil {
+		return 0, fmt.Errorf("number node %d: %w", backendID, err)
+	}
+	var ref int
+	_ = json.Unmarshal(res.Result.Value, &ref)
+	return ref, nil
+}
+
+// keyOf returns the snapshot key of the DOM node with backendID in the
+// main frame of session s: keyed by pagewalk.js's number when the script
+// reads that document, so that it matches the node's snapshot line.
+func (p *Page) keyOf(ctx context.Context, s *cdp.Session, backendID int) snapshot.Key {
+	frameID := p.sessionFrame(s)
+	if ref, err := scriptRef(ctx, s, frameID, backendID); err == nil && ref > 0 {
+		return snapshot.Key{Scope: s.ID, BackendNodeID: ref, World: frameID}
+	}
+	return snapshot.Key{Scope: s.ID, BackendNodeID: backendID}
+}
+
+// backendOf turns a key numbered by pagewalk.js back into the backend DOM
+// node id, or fails when the node is gone.
+func backendOf(ctx context.Context, s *cdp.Session, key snapshot.Key, uid string) (int, error) {
+	gone := fmt.Errorf("element uid=%s no longer exists; take a new snapshot", uid)
+	ec, err := world(ctx, s, key.World)
+	if err != nil {
+		return 0, gone
+	}
+	var res cdp.EvaluateResult
+	err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+		FunctionDeclaration: `function(ref) { const n = globalThis.__devtoolsMcp?.byRef.get(ref)?.deref(); return n && n.isConnected ? n : null; }`,
+		ExecutionContextID:  ec,
+		Arguments:           []cdp.CallArgument{{Value: key.BackendNodeID}},
+	}, &res)
+	if err != nil || res.Result.ObjectID == "" {
+		return 0, gone
+	}
+	var d cdp.DescribeNodeResult
+	if err := s.Call(ctx, "DOM.describeNode", cdp.NodeRef{ObjectID: res.Result.ObjectID}, &d); err != nil {
+		return 0, gone
+	}
+	return d.Node.BackendNodeID, nil
+}

@@ -1,0 +1,475 @@
+// The in-page reader behind snapshots of big documents (see pagewalk.go).
+// It runs in an isolated world of one frame and returns the frame's
+// accessibility tree, for the nodes a snapshot can show: roles, names,
+// values and properties computed from the DOM the way Chromium maps HTML
+// and ARIA. Nodes are numbered by this world's own reference numbers (see
+// ref), which the Go side resolves back to DOM nodes when the agent acts on
+// a uid.
+//
+// Called as a function with `threshold`: a document with fewer elements
+// than that is left to Chromium's own tree (the result is ""), unless an
+// earlier call already read this document here (uids stay keyed the same
+// way for the document's lifetime).
+function (threshold) {
+  const R = (globalThis.__devtoolsMcp ??= {
+    next: 1,
+    byNode: new WeakMap(),
+    byRef: new Map(),
+    gone: new FinalizationRegistry((id) => R.byRef.delete(id)),
+    scripted: false,
+    ref(n) {
+      let id = R.byNode.get(n);
+      if (!id) {
+        id = R.next++;
+        R.byNode.set(n, id);
+        R.byRef.set(id, new WeakRef(n));
+        R.gone.register(n, id);
+      }
+      return id;
+    },
+  });
+  if (!R.scripted) {
+    // Documents without an HTML body (SVG, XML, framesets) are Chromium's.
+    if (document.body?.localName !== 'body' || document.getElementsByTagName('*').length < threshold) return '';
+    R.scripted = true;
+  }
+  const ref = (n) => R.ref(n);
+
+  // Each node is [ref, role, name, value, [prop, value, ...], [child refs]],
+  // which the Go side turns into AX nodes: a fraction of their JSON.
+  const out = [];
+  const emit = (node, role, name, props, value) => {
+    const ax = [ref(node), role, name || '', value ?? '', props, []];
+    out.push(ax);
+    return ax;
+  };
+
+  const collapse = (s) => s.replace(/[ \t\n\r\f]+/g, ' ');
+  // Names are built with BLOCK where a block element starts or ends: a
+  // space inside the name, nothing at its ends. Text keeps the spaces it
+  // renders with, so a name may start with one (as Chromium's does).
+  const BLOCK = '\u0001';
+  const joined = (s) =>
+    s.replace(/[ \t\n\r\f\u0001]+/g, (m) => (m.includes(BLOCK) ? BLOCK : ' ')).replace(/^\u0001|\u0001$/g, '').replaceAll(BLOCK, ' ');
+  const clean = (s) => joined(s).trim();
+  const inline = (n) => !!n && (n.nodeType === 3 || (n.nodeType === 1 && getComputedStyle(n).display.startsWith('inline')));
+  // sibling skips comments.
+  const sibling = (n, before) => {
+    do n = before ? n.previousSibling : n.nextSibling; while (n && n.nodeType === 8);
+    return n;
+  };
+  // rendered returns the text a text node shows, given its parent's
+  // computed style: white space collapsed unless preserved, and dropped
+  // at the edges of its block, letters transformed by text-transform.
+  const rendered = (n, pst) => {
+    let s = n.data;
+    if (!pst.whiteSpace.startsWith('pre') && pst.whiteSpace !== 'break-spaces') {
+      s = collapse(s);
+      if (!inline(sibling(n, true))) s = s.trimStart();
+      if (!inline(sibling(n, false))) s = s.trimEnd();
+    }
+    switch (pst.textTransform) {
+      case 'uppercase': return s.toUpperCase();
+      case 'lowercase': return s.toLowerCase();
+      case 'capitalize': return s.replace(/(^|[^\p{L}\p{N}])(\p{L})/gu, (m, a, b) => a + b.toUpperCase());
+    }
+    return s;
+  };
+
+  // Children in the flat tree: a shadow host shows its shadow root, a slot
+  // its assigned nodes (or its own content when nothing is assigned).
+  const kids = (n) => {
+    if (n.shadowRoot) return n.shadowRoot.childNodes;
+    if (n.localName === 'slot') {
+      const a = n.assignedNodes();
+      if (a.length) return a;
+    }
+    return n.localName === 'template' ? [] : n.childNodes;
+  };
+
+  const skipTags = new Set(['script', 'style', 'head', 'template', 'noscript', 'title', 'meta', 'link', 'datalist']);
+  // hidden tells whether el and its subtree are out of the tree.
+  const hidden = (el, st) =>
+    skipTags.has(el.localName) || st.display === 'none' || el.getAttribute('aria-hidden') === 'true' || el.inert;
+
+  // topLevel tells whether a header or footer is the page's (a landmark).
+  const topLevel = (el) => !el.parentElement?.closest('article, aside, main, nav, section');
+  const inputRole = {
+    button: 'button', submit: 'button', reset: 'button', image: 'button', checkbox: 'checkbox', radio: 'radio',
+    range: 'slider', number: 'spinbutton', search: 'searchbox', color: 'ColorWell', date: 'Date',
+    'datetime-local': 'DateTime', time: 'InputTime', month: 'Date', week: 'Date', file: 'button',
+  };
+  const ariaRoles = { img: 'image', presentation: 'none', none: 'none' };
+  // roleOf returns Chromium's role for an element, '' for an element that
+  // only groups its children (left out of the tree).
+  const roleOf = (el) => {
+    const explicit = el.getAttribute('role');
+    if (explicit) {
+      const r = explicit.trim().split(/\s+/)[0].toLowerCase();
+      if (r) return ariaRoles[r] ?? r;
+    }
+    switch (el.localName) {
+      case 'a': return el.hasAttribute('href') ? 'link' : '';
+      case 'area': return el.hasAttribute('href') ? 'link' : '';
+      case 'article': return 'article';
+      case 'aside': return 'complementary';
+      case 'blockquote': return 'blockquote';
+      case 'br': return 'LineBreak';
+      case 'button': return 'button';
+      case 'caption': return 'caption';
+      case 'code': return 'code';
+      case 'dd': return 'definition';
+      case 'del': return 'deletion';
+      case 'details': return 'group';
+      case 'dialog': return 'dialog';
+      case 'dl': return 'list';
+      case 'dt': return 'term';
+      case 'em': return 'emphasis';
+      case 'fieldset': return 'group';
+      case 'figcaption': return 'Figcaption';
+      case 'figure': return 'figure';
+      case 'footer': return topLevel(el) ? 'contentinfo' : 'SectionFooter';
+      case 'form': return 'form';
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+      case 'header': return topLevel(el) ? 'banner' : 'SectionHeader';
+      case 'hr': return 'separator';
+      case 'iframe': case 'frame': return 'Iframe';
+      case 'img': return el.getAttribute('alt') === '' ? 'none' : 'image';
+      case 'input': return el.type === 'hidden' ? 'none' : el.list ? 'combobox' : inputRole[el.type] ?? 'textbox';
+      case 'ins': return 'insertion';
+      case 'label': return 'LabelText';
+      case 'legend': return 'Legend';
+      case 'li': return 'listitem';
+      case 'main': return 'main';
+      case 'mark': return 'mark';
+      case 'menu': case 'ol': case 'ul': return 'list';
+      case 'meter': return 'meter';
+      case 'nav': return 'navigation';
+      case 'optgroup': return 'group';
+      case 'option': return 'option';
+      case 'output': return 'status';
+      case 'p': return 'paragraph';
+      case 'progress': return 'progressbar';
+      case 'search': return 'search';
+      case 'section': return name(el) ? 'region' : '';
+      case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+      case 'strong': return 'strong';
+      case 'summary': return 'DisclosureTriangle';
+      case 'table': return 'table';
+      case 'td': return el.closest('table')?.getAttribute('role') === 'grid' ? 'gridcell' : 'cell';
+      case 'textarea': return 'textbox';
+      case 'th': return el.scope === 'row' || (!el.parentElement?.closest('thead') && el.cellIndex === 0 && el.parentElement?.cells.length > 1 && el.parentElement.querySelector('td')) ? 'rowheader' : 'columnheader';
+      case 'time': return 'time';
+      case 'tr': return 'row';
+    }
+    return '';
+  };
+
+  // Roles whose name comes from their content (ARIA "name from content").
+  const fromContent = new Set([
+    'button', 'cell', 'checkbox', 'columnheader', 'DisclosureTriangle', 'gridcell', 'heading', 'link', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem',
+    'Legend', 'caption', 'Figcaption',
+  ]);
+
+  const byIds = (el, attr) =>
+    (el.getAttribute(attr) || '').trim().split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean);
+
+  // text returns the text a node contributes to the name of an ancestor
+  // (or its own, from its content); pst is its parent's computed style.
+  const text = (n, seen, pst) => {
+    if (n.nodeType === 3) return rendered(n, pst);
+    if (n.nodeType !== 1 || seen.has(n)) return '';
+    seen.add(n);
+    const el = n;
+    const st = getComputedStyle(el);
+    if (hidden(el, st) || st.visibility === 'hidden') return '';
+    const label = el.getAttribute('aria-label');
+    if (label && label.trim()) return label;
+    if (el.localName === 'img') return el.alt || '';
+    if (el.localName === 'br') return '\n';
+    if (el.localName === 'input' || el.localName === 'textarea') {
+      return el.type === 'checkbox' || el.type === 'radio' ? '' : el.type === 'password' ? '' : el.value;
+    }
+    if (el.localName === 'select') return el.selectedOptions[0]?.textContent ?? '';
+    let s = '';
+    for (const c of kids(el)) s += text(c, seen, st);
+    return st.display.startsWith('inline') || st.display === 'contents' ? s : BLOCK + s + BLOCK;
+  };
+
+  // labelsOf returns the text of the <label>s of a form control. The
+  // labels of each document or shadow root are indexed once: el.labels
+  // scans the whole tree for every control.
+  const labelIndex = new Map();
+  const labelsOf = (el) => {
+    const root = el.getRootNode();
+    let index = labelIndex.get(root);
+    if (!index) {
+      index = new Map();
+      for (const l of root.querySelectorAll?.('label') ?? []) {
+        const c = l.control;
+        if (c) index.set(c, [...(index.get(c) ?? []), l]);
+      }
+      labelIndex.set(root, index);
+    }
+    let s = '';
+    for (const l of index.get(el) ?? []) s += ' ' + text(l, new Set([el]));
+    return clean(s);
+  };
+
+  // name returns the accessible name of el with the given role (the subset
+  // of the accessible name computation that HTML pages use).
+  function name(el, role) {
+    const ids = byIds(el, 'aria-labelledby');
+    if (ids.length) return clean(ids.map((t) => text(t, new Set())).join(' '));
+    const label = el.getAttribute('aria-label');
+    if (label && label.trim()) return clean(label);
+    const tag = el.localName;
+    if (tag === 'input') {
+      const t = el.type;
+      if (t === 'button' || t === 'submit' || t === 'reset') {
+        return el.value || (t === 'submit' ? 'Submit' : t === 'reset' ? 'Reset' : '') || labelsOf(el);
+      }
+      if (t === 'image') return el.alt || el.value || 'Submit';
+      return labelsOf(el) || clean(el.title || '') || clean(el.placeholder || '');
+    }
+    if (tag === 'textarea' || tag === 'select' || tag === 'meter' || tag === 'progress' || tag === 'output') {
+      return labelsOf(el) || clean(el.title || '') || clean(el.placeholder || '');
+    }
+    if (tag === 'img' || tag === 'area') return clean(el.alt || '') || clean(el.title || '');
+    if (tag === 'fieldset') {
+      const lg = [...el.children].find((c) => c.localName === 'legend');
+      if (lg) return clean(text(lg, new Set()));
+    }
+    if (tag === 'table') {
+      const cap = el.caption;
+      if (cap) return clean(text(cap, new Set()));
+    }
+    if (tag === 'figure') {
+      const fc = [...el.children].find((c) => c.localName === 'figcaption');
+      if (fc) return clean(text(fc, new Set()));
+    }
+    if (tag === 'iframe') return clean(el.title || '');
+    if (fromContent.has(role)) {
+      let s = '';
+      const seen = new Set([el]);
+      const st = getComputedStyle(el);
+      for (const c of kids(el)) s += text(c, seen, st);
+      s = joined(s);
+      if (s.trim()) return s;
+    }
+    return clean(el.title || '');
+  }
+
+  const checkedOf = (el, role) => {
+    const aria = el.getAttribute('aria-checked');
+    if (aria === 'true' || aria === 'false' || aria === 'mixed') return aria;
+    if (el.localName === 'input' && (el.type === 'checkbox' || el.type === 'radio')) {
+      return el.indeterminate && el.type === 'checkbox' ? 'mixed' : String(el.checked);
+    }
+    return role === 'checkbox' || role === 'radio' || role === 'switch' ? 'false' : '';
+  };
+
+  let focused = document.activeElement;
+  while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+  if (focused === document.body || focused === document.documentElement) focused = null; // the document itself
+  // Outside an open modal dialog, the page is inert.
+  const modal = document.querySelector('dialog:modal');
+  const formish = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
+  // natural tells whether an element is focusable without a tabindex.
+  const natural = (el) => {
+    switch (el.localName) {
+      case 'a': case 'area': return el.hasAttribute('href');
+      case 'button': case 'select': case 'textarea': case 'iframe': return true;
+      case 'input': return el.type !== 'hidden';
+      case 'summary': return el.parentElement?.localName === 'details' && el.parentElement.querySelector(':scope > summary') === el;
+      case 'audio': case 'video': return el.hasAttribute('controls');
+    }
+    return false;
+  };
+  const controls = new Set(['a', 'button', 'input', 'select', 'textarea']);
+  // spaced tells whether the inline content at the edge of n that touches
+  // a whitespace text (its last leaf when before it, its first when
+  // after) is text or an image rather than a link or a control.
+  const spaced = (n, before) => {
+    while (n) {
+      if (n.nodeType === 3) {
+        if (/[^ \t\n\r\f]/.test(n.data)) return true;
+        n = before ? n.previousSibling : n.nextSibling;
+        continue;
+      }
+      if (n.nodeType !== 1 || controls.has(n.localName) || !getComputedStyle(n).display.startsWith('inline')) return false;
+      const c = before ? n.lastChild : n.firstChild;
+      if (!c) return true;
+      n = c;
+    }
+    return false;
+  };
+  // quiet is set inside the <label> of a checkbox or radio: Chromium
+  // leaves its text out, it is the control's name.
+  let quiet = false;
+  // walk adds the nodes of n (an element or a text) below parent; pst is
+  // the computed style of n's parent (text inherits it).
+  const walk = (n, parent, pst) => {
+    if (n.nodeType === 3) {
+      if (pst.visibility !== 'visible' || quiet) return;
+      const data = n.data;
+      if (!/[^ \t\n\r\f]/.test(data)) {
+        // Chromium keeps a space between two inline neighbours that are
+        // not links or controls (those are separate nodes anyway).
+        if (spaced(n.previousSibling, true) && spaced(n.nextSibling, false)) {
+          parent[5].push(emit(n, 'StaticText', ' ', [])[0]);
+        }
+        return;
+      }
+      const s = rendered(n, pst);
+      parent[5].push(emit(n, 'StaticText', s, [])[0]);
+      return;
+    }
+    if (n.nodeType !== 1) return;
+    const el = n;
+    const st = getComputedStyle(el);
+    if (hidden(el, st) || (modal && !el.contains(modal) && !modal.contains(el))) return;
+    const visible = st.visibility !== 'hidden' && st.visibility !== 'collapse';
+    let role = visible ? roleOf(el) : '';
+    const props = [];
+    const tag = el.localName;
+    const tabbable = el.hasAttribute('tabindex') || natural(el);
+    const disabled = (formish.has(tag) && el.matches(':disabled')) || el.getAttribute('aria-disabled') === 'true';
+    const editable = el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable);
+    const focusable = visible && !disabled && (tabbable || editable || el === focused || (tag === 'option' && !!el.parentElement?.closest('select')));
+    if (focusable && (role === '' || role === 'none')) role = 'generic';
+    const live = el.getAttribute('aria-live');
+    const labelled = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
+    if (role === '' && (live || labelled || editable)) role = 'generic';
+    const toggleLabel = tag === 'label' && (el.control?.type === 'checkbox' || el.control?.type === 'radio');
+    if (toggleLabel) role = '';
+    if (role === '' || role === 'none') {
+      const was = quiet;
+      quiet ||= toggleLabel;
+      for (const c of kids(el)) walk(c, parent, st);
+      quiet = was;
+      return;
+    }
+
+    if (focusable) props.push('focusable', true);
+    if (el === focused && focusable) props.push('focused', true);
+    if (disabled) props.push('disabled', true);
+    if (editable) props.push('editable', 'richtext');
+    if (live) {
+      props.push('live', live);
+      props.push('relevant', el.getAttribute('aria-relevant') || 'additions text');
+    }
+    if (el.getAttribute('aria-busy') === 'true') props.push('busy', true);
+    if (el.getAttribute('aria-modal') === 'true' || (el.localName === 'dialog' && el.matches(':modal'))) props.push('modal', true);
+    const rd = el.getAttribute('aria-roledescription');
+    if (rd) props.push('roledescription', rd);
+    const ks = el.getAttribute('aria-keyshortcuts');
+    if (ks) props.push('keyshortcuts', ks);
+    let value;
+    switch (role) {
+      case 'heading': {
+        const lv = parseInt(el.getAttribute('aria-level') || tag.slice(1), 10);
+        props.push('level', lv > 0 ? lv : 2);
+        break;
+      }
+      case 'link':
+        if (el.href) props.push('url', String(el.href));
+        break;
+      case 'image':
+        if (el.src) props.push('url', el.src);
+        break;
+      case 'textbox': case 'searchbox': {
+        props.push('editable', 'plaintext');
+        props.push('multiline', tag === 'textarea');
+        props.push('readonly', !!el.readOnly);
+        props.push('required', !!el.required);
+        if (tag === 'input' || tag === 'textarea') value = el.type === 'password' ? '•'.repeat(el.value.length) : el.value;
+        break;
+      }
+      case 'spinbutton':
+        if (tag === 'input') {
+          props.push('editable', 'plaintext');
+          props.push('required', !!el.required);
+          props.push('valuemin', el.min === '' ? 0 : Number(el.min));
+          props.push('valuemax', el.max === '' ? 0 : Number(el.max));
+          props.push('valuetext', el.value);
+          if (el.value !== '') value = Number(el.value);
+        }
+        break;
+      case 'slider':
+        if (tag === 'input') {
+          props.push('orientation', 'horizontal');
+          props.push('valuemin', el.min === '' ? 0 : Number(el.min));
+          props.push('valuemax', el.max === '' ? 100 : Number(el.max));
+          props.push('valuetext', el.value);
+          value = Number(el.value);
+        }
+        break;
+      case 'checkbox': case 'radio': case 'switch': case 'menuitemcheckbox': case 'menuitemradio': {
+        const c = checkedOf(el, role);
+        if (c) props.push('checked', c);
+        break;
+      }
+      case 'button':
+        if (tag === 'input' && el.type === 'file') {
+          const f = el.files;
+          value = !f || !f.length ? 'No file chosen' : f.length === 1 ? f[0].name : f.length + ' files';
+        }
+        break;
+      case 'combobox':
+        if (tag === 'select') {
+          props.push('hasPopup', 'menu');
+          props.push('expanded', false);
+          value = el.selectedOptions[0] ? clean(el.selectedOptions[0].textContent) : '';
+        }
+        break;
+      case 'option':
+        props.push('selected', tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true');
+        break;
+    }
+    const expanded = el.getAttribute('aria-expanded');
+    if (expanded === 'true' || expanded === 'false') props.push('expanded', expanded === 'true');
+    const pressed = el.getAttribute('aria-pressed');
+    if (pressed === 'true' || pressed === 'mixed' || pressed === 'false') props.push('pressed', pressed);
+    const popup = el.getAttribute('aria-haspopup');
+    if (popup && popup !== 'false') props.push('hasPopup', popup === 'true' ? 'menu' : popup);
+    if (el.getAttribute('aria-invalid') && el.getAttribute('aria-invalid') !== 'false') props.push('invalid', el.getAttribute('aria-invalid'));
+    const sel = el.getAttribute('aria-selected');
+    if ((sel === 'true' || sel === 'false') && role !== 'option') props.push('selected', sel === 'true');
+    const orientation = el.getAttribute('aria-orientation') || (role === 'menu' || role === 'listbox' ? 'vertical' : '');
+    if (orientation && role !== 'slider') props.push('orientation', orientation);
+    if (role === 'listbox' && (el.multiple || el.getAttribute('aria-multiselectable') === 'true')) props.push('multiselectable', true);
+    if (role === 'DisclosureTriangle' && el.parentElement?.localName === 'details') props.push('expanded', el.parentElement.open);
+    if (editable) value = clean(el.textContent);
+
+    const nm = role === 'LineBreak' ? '\n' : name(el, role);
+    const described = byIds(el, 'aria-describedby');
+    const desc = described.length ? clean(described.map((t) => text(t, new Set())).join(' ')) : el.title && clean(el.title) !== nm ? clean(el.title) : '';
+    if (desc) props.push('description', desc);
+    const ax = emit(el, role, nm, props, value);
+    parent[5].push(ax[0]);
+    if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || tag === 'img') return;
+    if (tag === 'select') {
+      if (role === 'combobox') {
+        const popup = emit(el.options, 'MenuListPopup', '', []);
+        ax[5].push(popup[0]);
+        for (const c of el.children) walk(c, popup, st);
+      } else {
+        for (const c of el.children) walk(c, ax, st);
+      }
+      return;
+    }
+    if (tag === 'option') return;
+    if (tag === 'details' && !el.open) {
+      const summary = el.querySelector(':scope > summary');
+      if (summary) walk(summary, ax, st);
+      return;
+    }
+    for (const c of kids(el)) walk(c, ax, st);
+  };
+
+  const root = emit(document, 'RootWebArea', clean(document.title), ['focusable', true, 'url', document.URL]);
+  if (document.body) walk(document.body, root, getComputedStyle(document.documentElement));
+  return JSON.stringify(out);
+}

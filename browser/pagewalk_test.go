@@ -1,0 +1,115 @@
+package browser
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/snapshot"
+)
+
+// TestPagewalkMatchesChromium reads fixture pages both ways, from
+// Chromium's accessibility tree and by pagewalk.js, and checks that the
+// snapshots an agent reads are the same.
+func TestPagewalkMatchesChromium(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	site := httptest.NewServer(http.FileServer(http.Dir("../testdata")))
+	defer site.Close()
+	m := NewManager(Options{Launch: LaunchOptions{Headless: true, Isolated: true}})
+	defer m.Close(ctx)
+	b, err := m.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.SelectedOrNew(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uids := regexp.MustCompile(`uid=\S+ `)
+	text := func(threshold int) string {
+		s, err := p.snapshot(ctx, false, threshold)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if scripted := s.Root.Key.World != ""; scripted != (threshold == 0) {
+			t.Fatalf("read by pagewalk.js: %v, want %v", scripted, threshold == 0)
+		}
+		out, err := s.Format(snapshot.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return uids.ReplaceAllString(out, "")
+	}
+	for i, page := range []string{"/pages/common.html", "/pages/form.html", "/pages/actions.html", "/pages/frames.html", "/pages/console.html", "/pages/content.html"} {
+		if _, err := p.Navigate(ctx, Navigation{URL: site.URL + page}); err != nil {
+			t.Fatal(err)
+		}
+		// Half the pages with a control focused, half with the document.
+		if i%2 == 1 {
+			if _, err := p.Evaluate(ctx, "document.querySelector('input, button')?.focus()"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, got := withoutPickerParts(text(-1)), text(0)
+		if got != want {
+			t.Errorf("%s: pagewalk.js reads\n%s\nChromium's tree reads\n%s", page, got, want)
+		}
+	}
+	// With a modal dialog open, only the dialog is shown.
+	if _, err := p.Evaluate(ctx, "document.querySelector('dialog').showModal()"); err != nil {
+		t.Fatal(err)
+	}
+	want, got := text(-1), text(0)
+	if got != want || !strings.Contains(want, "Closed dialog") || strings.Contains(want, "Footer text") {
+		t.Errorf("with a modal dialog, pagewalk.js reads\n%s\nChromium's tree reads\n%s", got, want)
+	}
+}
+
+// withoutPickerParts drops the lines below a Date node: the month, day and
+// year fields of Chromium's date picker live in a user-agent shadow tree
+// that page scripts cannot read.
+func withoutPickerParts(snap string) string {
+	var out []string
+	inside := -1
+	for _, line := range strings.Split(snap, "\n") {
+		depth := len(line) - len(strings.TrimLeft(line, " "))
+		if inside >= 0 && depth > inside {
+			continue
+		}
+		inside = -1
+		if strings.HasPrefix(strings.TrimLeft(line, " "), "Date ") {
+			inside = depth
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// FuzzAXNodes checks that rows from pagewalk.js, whatever they hold, give
+// an error or nodes the snapshot builder takes without panicking.
+func FuzzAXNodes(f *testing.F) {
+	f.Add(`[[1,"RootWebArea","Title","",["focusable",true,"url","http://a/"],[2,3]],[2,"StaticText","Hi","",[],[]],[3,"link","Go","",["description","d","focusable",true],[]]]`)
+	f.Add(`[[1,"textbox","","••",["editable","plaintext"],[1]]]`)
+	f.Add(`[[1],[2,3]]`)
+	f.Fuzz(func(t *testing.T, rows string) {
+		nodes, err := axNodes([]byte(rows))
+		if err != nil {
+			return
+		}
+		for _, n := range nodes {
+			if n.NodeID != strconv.Itoa(n.BackendDOMNodeID) {
+				t.Fatalf("node id %q for ref %d", n.NodeID, n.BackendDOMNodeID)
+			}
+		}
+		s := snapshot.NewTracker().Take(&snapshot.Frame{Scope: "s", World: "f", Nodes: nodes}, false)
+		if _, err := s.Format(snapshot.Options{}); err != nil && len(nodes) > 0 {
+			t.Fatal(err)
+		}
+	})
+}
