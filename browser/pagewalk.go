@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -72,55 +71,6 @@ func readByScript(ctx context.Context, s *cdp.Session, frameID string, threshold
 	nodes, err := axNodes([]byte(text))
 	if err != nil {
 		return nil, fmt.Errorf("read frame %s in the page: %w", frameID, err)
-	}
-	return nodes, nil
-}
-
-// axNodes turns pagewalk.js's compact rows, [ref, role, name, value,
-// [prop, value, ...], [child refs]], into AX nodes whose ids and backend
-// DOM node ids are the refs.
-func axNodes(data []byte) ([]cdp.AXNode, error) {
-	var rows [][6]json.RawMessage
-	if err := json.Unmarshal(data, &rows); err != nil {
-		return nil, err
-	}
-	nodes := make([]cdp.AXNode, len(rows))
-	for i, r := range rows {
-		n := &nodes[i]
-		if err := json.Unmarshal(r[0], &n.BackendDOMNodeID); err != nil {
-			return nil, fmt.Errorf("node %d: %w", i, err)
-		}
-		n.NodeID = strconv.Itoa(n.BackendDOMNodeID)
-		n.Role = &cdp.AXValue{Type: "role", Value: r[1]}
-		if string(r[2]) != `""` {
-			n.Name = &cdp.AXValue{Type: "computedString", Value: r[2]}
-		}
-		if string(r[3]) != `""` {
-			n.Value = &cdp.AXValue{Type: "string", Value: r[3]}
-		}
-		var props []json.RawMessage
-		var kids []int
-		if err := json.Unmarshal(r[4], &props); err != nil || len(props)%2 != 0 {
-			return nil, fmt.Errorf("properties of node %d: %s", i, r[4])
-		}
-		if err := json.Unmarshal(r[5], &kids); err != nil {
-			return nil, fmt.Errorf("children of node %d: %w", i, err)
-		}
-		for j := 0; j < len(props); j += 2 {
-			var name string
-			if err := json.Unmarshal(props[j], &name); err != nil {
-				return nil, fmt.Errorf("property of node %d: %w", i, err)
-			}
-			if name == "description" {
-				n.Description = &cdp.AXValue{Type: "computedString", Value: props[j+1]}
-				continue
-			}
-			n.Properties = append(n.Properties, cdp.AXProperty{Name: name, Value: cdp.AXValue{Value: props[j+1]}})
-		}
-		n.ChildIDs = make([]string, len(kids))
-		for j, k := range kids {
-			n.ChildIDs[j] = strconv.Itoa(k)
-		}
 	}
 	return nodes, nil
 }
