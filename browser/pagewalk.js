@@ -275,6 +275,8 @@ function (threshold) {
   if (focused === document.body || focused === document.documentElement) focused = null; // the document itself
   // Outside an open modal dialog, the page is inert.
   const modal = document.querySelector('dialog:modal');
+  // Live regions by role, when aria-live does not say.
+  const liveOf = { status: 'polite', alert: 'assertive', log: 'polite', timer: 'off', marquee: 'off' };
   const formish = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
   // natural tells whether an element is focusable without a tabindex.
   const natural = (el) => {
@@ -287,10 +289,10 @@ function (threshold) {
     }
     return false;
   };
-  const controls = new Set(['a', 'button', 'input', 'select', 'textarea']);
+  const controls = new Set(['button', 'input', 'select', 'textarea', 'progress', 'meter']);
   // spaced tells whether the inline content at the edge of n that touches
   // a whitespace text (its last leaf when before it, its first when
-  // after) is text or an image rather than a link or a control.
+  // after) is not a form control.
   const spaced = (n, before) => {
     while (n) {
       if (n.nodeType === 3) {
@@ -316,7 +318,7 @@ function (threshold) {
       const data = n.data;
       if (!/[^ \t\n\r\f]/.test(data)) {
         // Chromium keeps a space between two inline neighbours that are
-        // not links or controls (those are separate nodes anyway).
+        // not form controls.
         if (spaced(n.previousSibling, true) && spaced(n.nextSibling, false)) {
           parent[5].push(emit(n, 'StaticText', ' ', [])[0]);
         }
@@ -339,7 +341,7 @@ function (threshold) {
     const editable = el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable);
     const focusable = visible && !disabled && (tabbable || editable || el === focused || (tag === 'option' && !!el.parentElement?.closest('select')));
     if (focusable && (role === '' || role === 'none')) role = 'generic';
-    const live = el.getAttribute('aria-live');
+    const live = el.getAttribute('aria-live') || liveOf[role];
     const labelled = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
     if (role === '' && (live || labelled || editable)) role = 'generic';
     const toggleLabel = tag === 'label' && (el.control?.type === 'checkbox' || el.control?.type === 'radio');
@@ -359,6 +361,8 @@ function (threshold) {
     if (live) {
       props.push('live', live);
       props.push('relevant', el.getAttribute('aria-relevant') || 'additions text');
+      const atomic = el.getAttribute('aria-atomic');
+      if (atomic ? atomic === 'true' : role === 'status' || role === 'alert') props.push('atomic', true);
     }
     if (el.getAttribute('aria-busy') === 'true') props.push('busy', true);
     if (el.getAttribute('aria-modal') === 'true' || (el.localName === 'dialog' && el.matches(':modal'))) props.push('modal', true);
@@ -417,7 +421,14 @@ function (threshold) {
           value = !f || !f.length ? 'No file chosen' : f.length === 1 ? f[0].name : f.length + ' files';
         }
         break;
+      case 'progressbar':
+        if (tag === 'progress') {
+          if (el.position >= 0) value = el.value;
+          props.push('valuemin', 0, 'valuemax', el.max, 'valuetext', '');
+        }
+        break;
       case 'combobox':
+        if (tag === 'input') props.push('autocomplete', 'list', 'hasPopup', 'listbox');
         if (tag === 'select') {
           props.push('hasPopup', 'menu');
           props.push('expanded', false);
@@ -449,7 +460,15 @@ function (threshold) {
     if (desc) props.push('description', desc);
     const ax = emit(el, role, nm, props, value);
     parent[5].push(ax[0]);
-    if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || tag === 'img') return;
+    if (tag === 'meter') {
+      // Chromium shows the parts of the meter's user-agent shadow tree
+      // below it: it is never a leaf.
+      R.parts ??= new WeakMap();
+      if (!R.parts.has(el)) R.parts.set(el, {});
+      ax[5].push(emit(R.parts.get(el), 'generic', '', [])[0]);
+      return;
+    }
+    if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || role === 'combobox' && tag === 'input' || tag === 'img') return;
     if (tag === 'select') {
       if (role === 'combobox') {
         const popup = emit(el.options, 'MenuListPopup', '', []);

@@ -46,7 +46,7 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 		}
 		return uids.ReplaceAllString(out, "")
 	}
-	for i, page := range []string{"/pages/common.html", "/pages/form.html", "/pages/actions.html", "/pages/frames.html", "/pages/console.html", "/pages/content.html"} {
+	for i, page := range []string{"/pages/common.html", "/pages/form.html", "/pages/actions.html", "/pages/frames.html", "/pages/console.html", "/pages/content.html", "/pages/app.html"} {
 		if _, err := p.Navigate(ctx, Navigation{URL: site.URL + page}); err != nil {
 			t.Fatal(err)
 		}
@@ -62,6 +62,9 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 		}
 	}
 	// With a modal dialog open, only the dialog is shown.
+	if _, err := p.Navigate(ctx, Navigation{URL: site.URL + "/pages/content.html"}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := p.Evaluate(ctx, "document.querySelector('dialog').showModal()"); err != nil {
 		t.Fatal(err)
 	}
