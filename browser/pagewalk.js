@@ -172,6 +172,9 @@ function (threshold) {
     'Legend', 'caption', 'Figcaption',
   ]);
 
+  // Descendants with these roles add nothing to a name from content.
+  const containers = new Set(['group', 'tree', 'listbox', 'menu', 'grid', 'table', 'list']);
+
   const byIds = (el, attr) =>
     (el.getAttribute(attr) || '').trim().split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean);
 
@@ -192,6 +195,7 @@ function (threshold) {
       return el.type === 'checkbox' || el.type === 'radio' ? '' : el.type === 'password' ? '' : el.value;
     }
     if (el.localName === 'select') return el.selectedOptions[0]?.textContent ?? '';
+    if (containers.has(el.getAttribute('role'))) return '';
     let s = '';
     for (const c of kids(el)) s += text(c, seen, st);
     return st.display.startsWith('inline') || st.display === 'contents' ? s : BLOCK + s + BLOCK;
@@ -250,6 +254,7 @@ function (threshold) {
       if (fc) return clean(text(fc, new Set()));
     }
     if (tag === 'iframe') return clean(el.title || '');
+    if (tag === 'svg') return svgTitle(el);
     if (fromContent.has(role)) {
       let s = '';
       const seen = new Set([el]);
@@ -260,6 +265,9 @@ function (threshold) {
     }
     return clean(el.title || '');
   }
+
+  // svgTitle returns the text of an <svg>'s <title> child.
+  const svgTitle = (el) => clean([...el.children].find((c) => c.localName === 'title')?.textContent ?? '');
 
   const checkedOf = (el, role) => {
     const aria = el.getAttribute('aria-checked');
@@ -276,6 +284,8 @@ function (threshold) {
   // Outside an open modal dialog, the page is inert.
   const modal = document.querySelector('dialog:modal');
   // Live regions by role, when aria-live does not say.
+  // Orientations by role, when aria-orientation does not say.
+  const orientationOf = { menu: 'vertical', listbox: 'vertical', tree: 'vertical', menubar: 'horizontal' };
   const liveOf = { status: 'polite', alert: 'assertive', log: 'polite', timer: 'off', marquee: 'off' };
   const formish = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
   // natural tells whether an element is focusable without a tabindex.
@@ -387,7 +397,7 @@ function (threshold) {
         props.push('editable', 'plaintext');
         props.push('multiline', tag === 'textarea');
         props.push('readonly', !!el.readOnly);
-        props.push('required', !!el.required);
+        props.push('required', !!el.required || el.getAttribute('aria-required') === 'true');
         if (tag === 'input' || tag === 'textarea') value = el.type === 'password' ? '•'.repeat(el.value.length) : el.value;
         break;
       }
@@ -428,13 +438,26 @@ function (threshold) {
         }
         break;
       case 'combobox':
-        if (tag === 'input') props.push('autocomplete', 'list', 'hasPopup', 'listbox');
-        if (tag === 'select') {
+        if (tag === 'input') {
+          if (el.list) props.push('autocomplete', 'list', 'hasPopup', 'listbox');
+        } else if (tag === 'select') {
           props.push('hasPopup', 'menu');
           props.push('expanded', false);
           value = el.selectedOptions[0] ? clean(el.selectedOptions[0].textContent) : '';
+        } else {
+          if (!el.hasAttribute('aria-haspopup')) props.push('hasPopup', 'listbox');
+          value = clean(el.textContent);
         }
         break;
+      case 'treeitem': {
+        let level = parseInt(el.getAttribute('aria-level'), 10);
+        if (!(level > 0)) {
+          level = 1;
+          for (let a = el.parentElement?.closest('[role=treeitem]'); a; a = a.parentElement?.closest('[role=treeitem]')) level++;
+        }
+        props.push('level', level, 'selected', el.getAttribute('aria-selected') === 'true');
+        break;
+      }
       case 'option':
         props.push('selected', tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true');
         break;
@@ -448,7 +471,7 @@ function (threshold) {
     if (el.getAttribute('aria-invalid') && el.getAttribute('aria-invalid') !== 'false') props.push('invalid', el.getAttribute('aria-invalid'));
     const sel = el.getAttribute('aria-selected');
     if ((sel === 'true' || sel === 'false') && role !== 'option') props.push('selected', sel === 'true');
-    const orientation = el.getAttribute('aria-orientation') || (role === 'menu' || role === 'listbox' ? 'vertical' : '');
+    const orientation = el.getAttribute('aria-orientation') || orientationOf[role];
     if (orientation && role !== 'slider') props.push('orientation', orientation);
     if (role === 'listbox' && (el.multiple || el.getAttribute('aria-multiselectable') === 'true')) props.push('multiselectable', true);
     if (role === 'DisclosureTriangle' && el.parentElement?.localName === 'details') props.push('expanded', el.parentElement.open);
@@ -456,7 +479,8 @@ function (threshold) {
 
     const nm = role === 'LineBreak' ? '\n' : name(el, role);
     const described = byIds(el, 'aria-describedby');
-    const desc = described.length ? clean(described.map((t) => text(t, new Set())).join(' ')) : el.title && clean(el.title) !== nm ? clean(el.title) : '';
+    const title = tag === 'svg' ? svgTitle(el) : clean(el.title || '');
+    const desc = described.length ? clean(described.map((t) => text(t, new Set())).join(' ')) : title && title !== nm ? title : '';
     if (desc) props.push('description', desc);
     const ax = emit(el, role, nm, props, value);
     parent[5].push(ax[0]);

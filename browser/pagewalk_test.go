@@ -46,7 +46,7 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 		}
 		return uids.ReplaceAllString(out, "")
 	}
-	for i, page := range []string{"/pages/common.html", "/pages/form.html", "/pages/actions.html", "/pages/frames.html", "/pages/console.html", "/pages/content.html", "/pages/app.html"} {
+	for i, page := range []string{"/pages/common.html", "/pages/form.html", "/pages/actions.html", "/pages/frames.html", "/pages/console.html", "/pages/content.html", "/pages/app.html", "/pages/widgets.html"} {
 		if _, err := p.Navigate(ctx, Navigation{URL: site.URL + page}); err != nil {
 			t.Fatal(err)
 		}
