@@ -3,7 +3,8 @@
 // snapshots so that an agent can act on "uid=1_7" after reading it.
 //
 // The browser side fetches Accessibility.getFullAXTree for every frame of a
-// page and hands the trees over as a [Frame] tree; [Tracker.Take] grafts the
+// page (or, for big documents, computes the same nodes with a script in the
+// page; see Frame.World) and hands the trees over as a [Frame] tree; [Tracker.Take] grafts the
 // iframe documents under their <iframe> element, keeps the nodes an agent
 // cares about (the rules of Puppeteer's page.accessibility.snapshot(), which
 // the TypeScript chrome-devtools-mcp uses) and numbers them; [Snapshot.Format]
