@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/snapshot"
 )
 
 // Script is JavaScript for EvaluateJSON: a function declaration called with
@@ -166,14 +167,18 @@ func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject) (
 		}
 	}
 	var uidErr error
+	var keyOf func(int) snapshot.Key
 	out := nodeMarker.ReplaceAllStringFunc(text, func(m string) string {
+		if keyOf == nil {
+			keyOf = p.keyer(ctx, s)
+		}
 		idx := nodeMarker.FindStringSubmatch(m)[1]
 		var d cdp.DescribeNodeResult
 		if err := s.Call(ctx, "DOM.describeNode", cdp.NodeRef{ObjectID: nodes[idx]}, &d); err != nil {
 			uidErr = err
 			return `"<node>"`
 		}
-		return strconv.Quote("uid=" + p.tracker.UIDFor(p.keyOf(ctx, s, d.Node.BackendNodeID)))
+		return strconv.Quote("uid=" + p.tracker.UIDFor(keyOf(d.Node.BackendNodeID)))
 	})
 	if uidErr != nil {
 		return out, errors.Join(fmt.Errorf("some DOM nodes in the result could not be named"), uidErr)

@@ -76,19 +76,16 @@ func readByScript(ctx context.Context, s *cdp.Session, frameID string, threshold
 }
 
 // scriptRef returns pagewalk.js's reference number for the DOM node with
-// backendID in frame frameID of session s, numbering it if it has none, or
-// 0 when that frame's document is not read by the script.
-func scriptRef(ctx context.Context, s *cdp.Session, frameID string, backendID int) (int, error) {
-	ec, err := world(ctx, s, frameID)
-	if err != nil {
-		return 0, err
-	}
+// backendID, numbering it if it has none, in the frame whose isolated world
+// is the execution context ec; 0 when that frame's document is not read by
+// the script.
+func scriptRef(ctx context.Context, s *cdp.Session, ec, backendID int) (int, error) {
 	var obj cdp.ResolveNodeResult
 	if err := s.Call(ctx, "DOM.resolveNode", cdp.NodeRef{BackendNodeID: backendID, ExecutionContextID: ec}, &obj); err != nil {
 		return 0, fmt.Errorf("find node %d: %w", backendID, err)
 	}
 	var res cdp.EvaluateResult
-	err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+	err := s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
 		FunctionDeclaration: `function() { const r = globalThis.__devtoolsMcp; return r && r.scripted ? r.ref(this) : 0; }`,
 		ObjectID:            obj.Object.ObjectID,
 		ReturnByValue:       true,
@@ -101,15 +98,32 @@ func scriptRef(ctx context.Context, s *cdp.Session, frameID string, backendID in
 	return ref, nil
 }
 
-// keyOf returns the snapshot key of the DOM node with backendID in the
-// main frame of session s: keyed by pagewalk.js's number when the script
-// reads that document, so that it matches the node's snapshot line.
-func (p *Page) keyOf(ctx context.Context, s *cdp.Session, backendID int) snapshot.Key {
+// keyer returns how to key the DOM nodes of session s's main frame for the
+// tracker, so that they match their snapshot lines: by pagewalk.js's number
+// when the script reads that document, by backend node id otherwise. The
+// page is asked once, not for every node.
+func (p *Page) keyer(ctx context.Context, s *cdp.Session) func(backendID int) snapshot.Key {
+	byBackend := func(id int) snapshot.Key { return snapshot.Key{Scope: s.ID, BackendNodeID: id} }
 	frameID := p.sessionFrame(s)
-	if ref, err := scriptRef(ctx, s, frameID, backendID); err == nil && ref > 0 {
-		return snapshot.Key{Scope: s.ID, BackendNodeID: ref, World: frameID}
+	ec, err := world(ctx, s, frameID)
+	if err != nil {
+		return byBackend
 	}
-	return snapshot.Key{Scope: s.ID, BackendNodeID: backendID}
+	var res cdp.EvaluateResult
+	err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+		FunctionDeclaration: `function() { return !!globalThis.__devtoolsMcp?.scripted; }`,
+		ExecutionContextID:  ec,
+		ReturnByValue:       true,
+	}, &res)
+	if err != nil || string(res.Result.Value) != "true" {
+		return byBackend
+	}
+	return func(id int) snapshot.Key {
+		if ref, err := scriptRef(ctx, s, ec, id); err == nil && ref > 0 {
+			return snapshot.Key{Scope: s.ID, BackendNodeID: ref, World: frameID}
+		}
+		return byBackend(id)
+	}
 }
 
 // backendOf turns a key numbered by pagewalk.js back into the backend DOM

@@ -78,7 +78,11 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, th
 		}
 		cf.Owner = owner.BackendNodeID
 		if f.World != "" {
-			if cf.Owner, err = scriptRef(ctx, s, f.World, owner.BackendNodeID); err != nil {
+			ec, err := world(ctx, s, f.World)
+			if err != nil {
+				continue
+			}
+			if cf.Owner, err = scriptRef(ctx, s, ec, owner.BackendNodeID); err != nil {
 				continue
 			}
 		}

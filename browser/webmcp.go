@@ -70,10 +70,11 @@ func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
 		}
 	}
 	tools := make([]WebMCPTool, len(added))
+	keyOf := p.keyer(ctx, s)
 	for i, t := range added {
 		tools[i].WebMCPTool = t
 		if t.BackendNodeID != 0 {
-			tools[i].FormUID = p.tracker.UIDFor(p.keyOf(ctx, s, t.BackendNodeID))
+			tools[i].FormUID = p.tracker.UIDFor(keyOf(t.BackendNodeID))
 		}
 	}
 	return tools, nil
