@@ -578,6 +578,38 @@ func TestNodesWithoutDOMNode(t *testing.T) {
 	}
 }
 
+// TestScriptedFrameKeys checks that nodes of a frame read by the in-page
+// script are keyed in that frame's world, apart from Chromium's backend ids
+// of another frame with the same numbers.
+func TestScriptedFrameKeys(t *testing.T) {
+	root := &Frame{Scope: "s", Nodes: []cdp.AXNode{
+		{NodeID: "1", Role: axv(`"RootWebArea"`), Name: axv(`"Top"`), ChildIDs: []string{"2", "3"}, BackendDOMNodeID: 1},
+		{NodeID: "2", Role: axv(`"button"`), Name: axv(`"Chromium's"`), BackendDOMNodeID: 2},
+		{NodeID: "3", Role: axv(`"Iframe"`), BackendDOMNodeID: 3},
+	}}
+	root.Children = []*Frame{{Scope: "s", World: "child", Owner: 3, Nodes: []cdp.AXNode{
+		{NodeID: "1", Role: axv(`"RootWebArea"`), Name: axv(`"Inner"`), ChildIDs: []string{"2"}, BackendDOMNodeID: 1},
+		{NodeID: "2", Role: axv(`"button"`), Name: axv(`"Script's"`), BackendDOMNodeID: 2},
+	}}}
+	tr := NewTracker()
+	s := tr.Take(root, false)
+	for name, want := range map[string]Key{
+		"Chromium's": {Scope: "s", BackendNodeID: 2},
+		"Script's":   {Scope: "s", BackendNodeID: 2, World: "child"},
+	} {
+		n := find(s, "button", name)
+		if n == nil {
+			t.Fatalf("no button %q in\n%s", name, format(t, s, Options{}))
+		}
+		if k, err := tr.Lookup(n.UID); err != nil || k != want {
+			t.Errorf("Lookup(%s) = %v, %v; want %v", name, k, err, want)
+		}
+	}
+	if a, b := find(s, "button", "Chromium's").UID, find(tr.Take(root, false), "button", "Chromium's").UID; a != b {
+		t.Errorf("uid changed from %s to %s", a, b)
+	}
+}
+
 func axv(raw string) *cdp.AXValue { return &cdp.AXValue{Type: "string", Value: json.RawMessage(raw)} }
 
 func TestPropertyRules(t *testing.T) {
