@@ -297,3 +297,52 @@ document.addEventListener('click', e => { if (e.target.matches('button')) e.targ
 	mustContain(t, s.fails("click", map[string]any{"uid": row5}), "no longer exists", "take a new snapshot")
 	mustContain(t, s.ok("take_snapshot", map[string]any{"verbose": true}), `link "Row 6"`)
 }
+
+// TestCrossSiteFrameInsideSameSiteFrame snapshots a cross-site iframe that
+// sits in a same-origin iframe: it shows under its own <iframe>, inside the
+// same-origin frame's document, and its button can be clicked.
+func TestCrossSiteFrameInsideSameSiteFrame(t *testing.T) {
+	site := fixtures(t)
+	s := startServer(t, headless...)
+	for _, pad := range []string{"", "&pad"} {
+		cross := strings.Replace(site.URL, "127.0.0.1", "localhost", 1) + "/pages/inner.html?who=nested" + pad
+		middle := site.URL + "/pages/frames.html?cross=" + url.QueryEscape(cross) + pad
+		s.ok("navigate_page", map[string]any{"url": site.URL + "/pages/frames.html?cross=" + url.QueryEscape(middle) + pad})
+		var snap string
+		eventually(t, "the nested frame in the snapshot, pad="+pad, func() bool {
+			snap = s.ok("take_snapshot", nil)
+			return strings.Contains(snap, `button "Inner button"`) && strings.Count(snap, `button "Inner button"`) == 3
+		})
+		// The nested frame's document sits under the middle frame's
+		// second <iframe>, two levels deeper than the middle document.
+		depths, lines := treeDepths(snap)
+		middleAt, nestedAt := -1, -1
+		for i, line := range lines {
+			if strings.Contains(line, `RootWebArea "Frames" url="`+middle) {
+				middleAt = i
+			}
+			if strings.Contains(line, `url="`+cross+`"`) {
+				nestedAt = i
+			}
+		}
+		if middleAt < 0 || nestedAt < middleAt || depths[nestedAt] != depths[middleAt]+2 {
+			t.Fatalf("pad=%s: the nested frame is not under the middle frame's <iframe>:\n%s", pad, snap)
+		}
+		s.ok("click", map[string]any{"uid": uidRe.FindStringSubmatch(lines[nestedAt+1])[1]})
+		mustContain(t, s.ok("take_snapshot", nil), `button "nested clicked"`)
+	}
+}
+
+// treeDepths returns the snapshot lines below the header and how deep each
+// is indented.
+func treeDepths(snap string) (depths []int, lines []string) {
+	for line := range strings.Lines(snap) {
+		if !strings.Contains(line, "uid=") {
+			continue
+		}
+		trimmed := strings.TrimLeft(line, " ")
+		depths = append(depths, (len(line)-len(trimmed))/2)
+		lines = append(lines, line)
+	}
+	return depths, lines
+}

@@ -108,9 +108,26 @@ func (p *Page) point(ctx context.Context, e *Element) (x, y float64, err error) 
 	return local.X + ox, local.Y + oy, err
 }
 
-// frameOffsetJS returns the content-box origin of this <iframe> element in
-// its own frame's viewport.
-const frameOffsetJS = `function() {
+// scrollFrameJS scrolls the <iframe> element fe into view in its frame
+// (the element to click may sit in a part of the iframe that its parent
+// has scrolled away). When that moved it, it waits for the frame to be
+// drawn (at most 100 ms, for a tab in the background): the browser sends
+// clicks into a cross-process iframe by where it was last drawn.
+const scrollFrameJS = `async function scrollFrame(fe) {
+  const before = fe.getBoundingClientRect();
+  fe.scrollIntoView({block: 'nearest', inline: 'nearest', behavior: 'instant'});
+  const after = fe.getBoundingClientRect();
+  if (after.top !== before.top || after.left !== before.left) {
+    const w = fe.ownerDocument.defaultView;
+    await new Promise(done => { w.requestAnimationFrame(() => w.requestAnimationFrame(done)); setTimeout(done, 100); });
+  }
+}`
+
+// frameOffsetJS scrolls this <iframe> element into view in its own frame
+// and returns its content-box origin there.
+const frameOffsetJS = `async function() {
+  ` + scrollFrameJS + `
+  await scrollFrame(this);
   const r = this.getBoundingClientRect(), s = getComputedStyle(this);
   return {x: r.left + this.clientLeft + parseFloat(s.paddingLeft), y: r.top + this.clientTop + parseFloat(s.paddingTop)};
 }`
@@ -118,12 +135,14 @@ const frameOffsetJS = `function() {
 // frameOffset sums the offsets of the frames between e's document and the
 // page's viewport.
 func (p *Page) frameOffset(ctx context.Context, e *Element) (x, y float64, err error) {
-	v, err := e.call(ctx, `function() {
+	v, err := e.call(ctx, `async function() {
+  `+scrollFrameJS+`
   const out = [];
   for (let w = this.ownerDocument.defaultView; w !== w.top; w = w.parent) {
     let fe = null;
     try { fe = w.frameElement; } catch (_) {}
-    if (!fe) return {x: 0, y: 0, crossOrigin: true, frames: out};
+    if (!fe) return {x: 0, y: 0, crossOrigin: true};
+    await scrollFrame(fe);
     const r = fe.getBoundingClientRect(), s = getComputedStyle(fe);
     out.push({x: r.left + fe.clientLeft + parseFloat(s.paddingLeft), y: r.top + fe.clientTop + parseFloat(s.paddingTop)});
   }

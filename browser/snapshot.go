@@ -28,11 +28,11 @@ func (p *Page) snapshot(ctx context.Context, verbose bool, threshold int) (*snap
 	if err != nil {
 		return nil, err
 	}
-	var tree cdp.GetFrameTreeResult
-	if err := s.Call(ctx, "Page.getFrameTree", nil, &tree); err != nil {
+	tree, err := p.frameTree(ctx, s)
+	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	root, err := p.collect(ctx, s, tree.FrameTree, threshold)
+	root, err := p.collect(ctx, s, tree, threshold)
 	if err != nil {
 		return nil, err
 	}
@@ -48,17 +48,7 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, th
 	if err != nil {
 		return nil, err
 	}
-	// Cross-process iframes are missing from a session's frame tree when
-	// it is the page's: add the ones announced on this session.
-	children := ft.ChildFrames
-	if ft.Frame.ParentID == "" {
-		for _, id := range p.childFrames(s) {
-			if !slices.ContainsFunc(children, func(c cdp.FrameTree) bool { return c.Frame.ID == id }) {
-				children = append(children, cdp.FrameTree{Frame: cdp.Frame{ID: id}})
-			}
-		}
-	}
-	for _, child := range children {
+	for _, child := range ft.ChildFrames {
 		var owner cdp.GetFrameOwnerResult
 		if err := s.Call(ctx, "DOM.getFrameOwner", cdp.GetFrameOwnerParams{FrameID: child.Frame.ID}, &owner); err != nil {
 			continue
@@ -66,11 +56,11 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, th
 		cs, ct := s, child
 		if fs := p.frameSession(child.Frame.ID); fs != nil {
 			// A cross-process frame: its document is read through its own session.
-			var tree cdp.GetFrameTreeResult
-			if err := fs.Call(ctx, "Page.getFrameTree", nil, &tree); err != nil {
+			tree, err := p.frameTree(ctx, fs)
+			if err != nil {
 				continue
 			}
-			cs, ct = fs, tree.FrameTree
+			cs, ct = fs, tree
 		}
 		cf, err := p.collect(ctx, cs, ct, threshold)
 		if err != nil {
@@ -105,6 +95,69 @@ func readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, threshold int)
 		return nil, fmt.Errorf("snapshot of frame %s: %w", fr.URL, err)
 	}
 	return &snapshot.Frame{Scope: s.ID, Nodes: ax.Nodes}, nil
+}
+
+// frameTree returns the frames of session s's process, with the
+// cross-process iframes announced on s (missing from Page.getFrameTree)
+// added under the frame whose document holds their <iframe>.
+func (p *Page) frameTree(ctx context.Context, s *cdp.Session) (cdp.FrameTree, error) {
+	var res cdp.GetFrameTreeResult
+	if err := s.Call(ctx, "Page.getFrameTree", nil, &res); err != nil {
+		return cdp.FrameTree{}, err
+	}
+	tree := res.FrameTree
+	for _, id := range p.childFrames(s) {
+		if findFrame(&tree, id) != nil {
+			continue
+		}
+		parent := findFrame(&tree, ownerFrame(ctx, s, id))
+		if parent == nil {
+			parent = &tree
+		}
+		parent.ChildFrames = append(parent.ChildFrames, cdp.FrameTree{Frame: cdp.Frame{ID: id}})
+	}
+	return tree, nil
+}
+
+// findFrame returns the node of frame id in tree, or nil.
+func findFrame(tree *cdp.FrameTree, id string) *cdp.FrameTree {
+	if tree.Frame.ID == id {
+		return tree
+	}
+	for i := range tree.ChildFrames {
+		if f := findFrame(&tree.ChildFrames[i], id); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// ownerFrame returns the id of the frame (of session s's process) whose
+// document holds the <iframe> of frame id, or "" when it is not known.
+func ownerFrame(ctx context.Context, s *cdp.Session, id string) string {
+	var owner cdp.GetFrameOwnerResult
+	if err := s.Call(ctx, "DOM.getFrameOwner", cdp.GetFrameOwnerParams{FrameID: id}, &owner); err != nil {
+		return ""
+	}
+	var el cdp.ResolveNodeResult
+	if err := s.Call(ctx, "DOM.resolveNode", cdp.NodeRef{BackendNodeID: owner.BackendNodeID}, &el); err != nil {
+		return ""
+	}
+	// The <iframe> element of the document the owner is in, if that is
+	// not the main frame's.
+	var host cdp.EvaluateResult
+	err := s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+		FunctionDeclaration: `function() { return this.ownerDocument.defaultView?.frameElement ?? null; }`,
+		ObjectID:            el.Object.ObjectID,
+	}, &host)
+	if err != nil || host.Result.ObjectID == "" {
+		return ""
+	}
+	var d cdp.DescribeNodeResult
+	if err := s.Call(ctx, "DOM.describeNode", cdp.NodeRef{ObjectID: host.Result.ObjectID}, &d); err != nil {
+		return ""
+	}
+	return d.Node.FrameID
 }
 
 // childFrames lists the cross-process iframes announced on session s.
