@@ -321,8 +321,20 @@ function (threshold) {
   // leaves its text out, it is the control's name.
   let quiet = false;
   // walk adds the nodes of n (an element or a text) below parent; pst is
-  // the computed style of n's parent (text inherits it).
+  // the computed style of n's parent (text inherits it). Documents nested
+  // deeper than maxDepth elements are left to Chromium, before the
+  // recursion could exhaust the stack.
+  const maxDepth = 1000;
+  let depth = 0;
   const walk = (n, parent, pst) => {
+    if (++depth > maxDepth) throw new Error('the document is nested deeper than ' + maxDepth + ' elements');
+    try {
+      visit(n, parent, pst);
+    } finally {
+      depth--;
+    }
+  };
+  const visit = (n, parent, pst) => {
     if (n.nodeType === 3) {
       if (pst.visibility !== 'visible' || quiet) return;
       const data = n.data;

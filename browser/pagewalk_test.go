@@ -72,6 +72,24 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 	if got != want || !strings.Contains(want, "Closed dialog") || strings.Contains(want, "Footer text") {
 		t.Errorf("with a modal dialog, pagewalk.js reads\n%s\nChromium's tree reads\n%s", got, want)
 	}
+
+	// A document nested deeper than the script goes is Chromium's.
+	if _, err := p.Evaluate(ctx, `(() => {
+		let d = document.body;
+		for (let i = 0; i < 1200; i++) d = d.appendChild(document.createElement('div'));
+		d.textContent = 'Deep down';
+		document.querySelector('dialog').close();
+	})()`); err != nil {
+		t.Fatal(err)
+	}
+	deep, err := p.snapshot(ctx, false, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := deep.Format(snapshot.Options{})
+	if err != nil || !strings.Contains(out, `StaticText "Deep down"`) || deep.Root.Key.World != "" {
+		t.Errorf("deep document (read by script: %v): %v\n%.300s", deep.Root.Key.World != "", err, out)
+	}
 }
 
 // withoutPickerParts drops the lines below a Date node: the month, day and
