@@ -110,9 +110,11 @@ func (p *Page) frameTree(ctx context.Context, s *cdp.Session) (cdp.FrameTree, er
 		if findFrame(&tree, id) != nil {
 			continue
 		}
-		parent := findFrame(&tree, ownerFrame(ctx, s, id))
-		if parent == nil {
-			parent = &tree
+		parent := &tree
+		if len(tree.ChildFrames) > 0 { // else the <iframe> can only be in the main frame
+			if f := findFrame(&tree, ownerFrame(ctx, s, id)); f != nil {
+				parent = f
+			}
 		}
 		parent.ChildFrames = append(parent.ChildFrames, cdp.FrameTree{Frame: cdp.Frame{ID: id}})
 	}
