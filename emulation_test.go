@@ -440,3 +440,41 @@ func TestGetCSSStyles(t *testing.T) {
 	}
 	mustContain(t, s.ok("get_css_styles", map[string]any{"uid": uid}), fmt.Sprintf("Showing 1-10 of %d", n))
 }
+
+// TestEmulationReachesCrossSiteFrames checks that a cross-site iframe,
+// which Chromium runs in its own process, sends and reports the emulated
+// user agent and headers and sees the emulated media features, like its
+// page, from its first request on; and that its requests are listed.
+func TestEmulationReachesCrossSiteFrames(t *testing.T) {
+	frame := `<title>Frame</title><script>
+fetch('/frame-api').then(() => {
+  document.body.innerHTML = '<button>' + navigator.userAgent + ' ' + matchMedia('(prefers-color-scheme: dark)').matches + '</button>';
+  document.querySelector('button').onclick = e => fetch('/frame-again').then(() => { e.target.textContent = 'again ' + navigator.userAgent; });
+});
+</script>`
+	site, rec := recordingSite(t, map[string]string{"/frame": frame, "/frame-api": "ok", "/frame-again": "ok"})
+	cross := strings.Replace(site.URL, "127.0.0.1", "localhost", 1)
+	main := pages(t, map[string]string{"/": `<title>Host</title><iframe src="` + cross + `/frame"></iframe>`})
+	s := startServer(t, headless...)
+	s.ok("emulate", map[string]any{"userAgent": "ProbeBot/1.0", "extraHttpHeaders": `{"X-Probe": "yes"}`, "colorScheme": "dark"})
+	s.ok("navigate_page", map[string]any{"url": main.URL})
+	eventually(t, "the frame's answer in the snapshot", func() bool {
+		return strings.Contains(s.ok("take_snapshot", nil), `button "`)
+	})
+	mustContain(t, s.ok("take_snapshot", nil), `button "ProbeBot/1.0 true"`)
+	// The frame's own requests are listed with the page's.
+	mustContain(t, s.ok("list_network_requests", nil), cross+"/frame-api [200]")
+	for _, path := range []string{"/frame", "/frame-api"} {
+		if ua, probe := rec.header(path, "User-Agent"), rec.header(path, "X-Probe"); ua != "ProbeBot/1.0" || probe != "yes" {
+			t.Errorf("%s: the server saw User-Agent %q and X-Probe %q", path, ua, probe)
+		}
+	}
+
+	// A change of emulation reaches the frame that is already there.
+	s.ok("emulate", map[string]any{"userAgent": "OtherBot/2.0"})
+	snap := s.ok("take_snapshot", nil)
+	mustContain(t, s.ok("click", map[string]any{"uid": uidOf(t, snap, `button "ProbeBot`), "includeSnapshot": true}), `button "again OtherBot/2.0"`)
+	if ua := rec.header("/frame-again", "User-Agent"); ua != "OtherBot/2.0" {
+		t.Errorf("after the change the server saw User-Agent %q", ua)
+	}
+}

@@ -145,7 +145,7 @@ func (p *Page) Emulate(ctx context.Context, e Emulation) (reload bool, err error
 		return false, err
 	}
 	old := p.Emulation()
-	if err := p.applyEmulation(ctx, s, e); err != nil {
+	if err := p.applyEmulation(ctx, s, e, false); err != nil {
 		return false, err
 	}
 	if old.Geolocation != nil && e.Geolocation == nil {
@@ -155,25 +155,36 @@ func (p *Page) Emulate(ctx context.Context, e Emulation) (reload bool, err error
 	}
 	p.mu.Lock()
 	p.emu = e
+	frames := make([]*cdp.Session, 0, len(p.events.frames))
+	for _, fs := range p.events.frames {
+		frames = append(frames, fs)
+	}
 	p.mu.Unlock()
+	for _, fs := range frames {
+		// A frame that goes away meanwhile needs no emulation.
+		_ = p.applyEmulation(ctx, fs, e, true)
+	}
 	oldTouch, oldMobile := old.touchAndMobile()
 	touch, mobile := e.touchAndMobile()
 	return oldTouch != touch || oldMobile != mobile, nil
 }
 
 // restoreEmulation applies the page's emulation to s, a new session of the
-// page, so that it survives re-attaching.
-func (p *Page) restoreEmulation(ctx context.Context, s *cdp.Session) error {
+// page (frame false) or of one of its cross-process iframes (frame true),
+// so that it survives re-attaching and reaches every process of the page.
+func (p *Page) restoreEmulation(ctx context.Context, s *cdp.Session, frame bool) error {
 	e := p.Emulation()
 	if e.String() == "" {
 		return nil
 	}
-	return p.applyEmulation(ctx, s, e)
+	return p.applyEmulation(ctx, s, e, frame)
 }
 
 // applyEmulation sets every kind of emulation of e on session s, turning off
-// the kinds e leaves empty.
-func (p *Page) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation) error {
+// the kinds e leaves empty. For the session of a cross-process iframe
+// (frame), the viewport is left alone: the iframe's size comes from its
+// element in the page.
+func (p *Page) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation, frame bool) error {
 	type command struct {
 		method string
 		params any
@@ -194,7 +205,9 @@ func (p *Page) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation) 
 	} else {
 		cmds = append(cmds, command{"Emulation.clearGeolocationOverride", nil})
 	}
-	if v := e.Viewport; v != nil {
+	if v := e.Viewport; frame {
+		// The page's viewport sizes the frame.
+	} else if v != nil {
 		orientation := &cdp.ScreenOrientation{Type: "portraitPrimary"}
 		if v.Landscape {
 			orientation = &cdp.ScreenOrientation{Type: "landscapePrimary", Angle: 90}

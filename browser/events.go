@@ -11,7 +11,7 @@ import (
 // autoAttachFrames asks Chrome to attach to cross-process iframes of a
 // session, so their documents can be read and acted on.
 var autoAttachFrames = cdp.SetAutoAttachParams{
-	AutoAttach: true, Flatten: true,
+	AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true,
 	Filter: []cdp.FilterEntry{{Type: "iframe"}},
 }
 
@@ -101,12 +101,22 @@ func (p *Page) onEvent(s *cdp.Session, method string, params json.RawMessage) {
 	}
 }
 
-// setUpFrame enables what a cross-process iframe's session needs: its own
-// nested iframes, and runtime events for errors thrown in it.
+// setUpFrame enables what a cross-process iframe's session needs: runtime
+// events for errors thrown in it, the page's emulation, and its own nested
+// iframes. A new frame waits for this (waitForDebuggerOnStart), so that its
+// first requests already carry the emulated user agent and headers; it is
+// let run whatever happens.
 func (p *Page) setUpFrame(s *cdp.Session) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.Call(rctx, "Runtime.runIfWaitingForDebugger", nil, nil)
+	}()
 	_ = s.Call(ctx, "Runtime.enable", nil, nil)
+	_ = s.Call(ctx, "Network.enable", nil, nil)
+	_ = p.restoreEmulation(ctx, s, true)
 	_ = s.Call(ctx, "Target.setAutoAttach", autoAttachFrames, nil)
 }
 

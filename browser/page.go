@@ -189,7 +189,7 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 			return nil, fmt.Errorf("set up page %d: %w", p.ID, err)
 		}
 	}
-	if err := p.restoreEmulation(ctx, s); err != nil {
+	if err := p.restoreEmulation(ctx, s, false); err != nil {
 		return nil, err
 	}
 	return s, nil
