@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -477,4 +478,29 @@ fetch('/frame-api').then(() => {
 	if ua := rec.header("/frame-again", "User-Agent"); ua != "OtherBot/2.0" {
 		t.Errorf("after the change the server saw User-Agent %q", ua)
 	}
+}
+
+// TestThrottledLoadsGetLongerWaits checks that under Slow 3G the default
+// wait of a navigation is lengthened: the page's server answers after
+// 10.5 s, past the unthrottled default (10 s).
+func TestThrottledLoadsGetLongerWaits(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "<title>Start</title>") })
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(10500 * time.Millisecond):
+		case <-r.Context().Done():
+		}
+		fmt.Fprint(w, "<title>Slow</title><h1>Finally</h1>")
+	})
+	site := httptest.NewServer(mux)
+	t.Cleanup(site.Close)
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	s.ok("emulate", map[string]any{"networkConditions": "Slow 3G"})
+	out := s.ok("navigate_page", map[string]any{"url": site.URL + "/slow"})
+	if strings.Contains(out, "timed out") || strings.Contains(out, "Timed out") {
+		t.Fatalf("the throttled load timed out:\n%s", out)
+	}
+	mustContain(t, s.ok("take_snapshot", nil), `heading "Finally"`)
 }

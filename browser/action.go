@@ -14,7 +14,8 @@ import (
 
 // How long an action's effects are awaited: the DOM must be quiet for
 // domQuiet, but no longer than domSettleCap in all; a navigation that starts
-// meanwhile is awaited for up to actionLoadCap.
+// meanwhile is awaited for up to actionLoadCap. Under emulated throttling
+// these are lengthened by the emulation's Slowdown.
 const (
 	domQuiet      = 100 * time.Millisecond
 	domSettleCap  = 3 * time.Second
@@ -216,15 +217,16 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act fu
 // then the new document gets the same quiet time. A dialog ends the wait.
 func (p *Page) settle(ctx context.Context, w *actionWatch) (ActionReport, error) {
 	timedOut := false
+	load, cpu := p.Emulation().Slowdown()
 	for range 3 { // a page that keeps navigating gets three rounds
-		navigated, err := w.quietOrNavigation(ctx, p.quietDOM(ctx))
+		navigated, err := w.quietOrNavigation(ctx, p.quietDOM(ctx, cpu))
 		if err != nil {
 			return ActionReport{}, err
 		}
 		if !navigated {
 			break
 		}
-		if timedOut, err = w.awaitLoad(ctx); err != nil {
+		if timedOut, err = w.awaitLoad(ctx, scaled(actionLoadCap, load)); err != nil {
 			return ActionReport{}, err
 		}
 		if timedOut || w.dialogOpen() {
@@ -259,9 +261,9 @@ func (w *actionWatch) quietOrNavigation(ctx context.Context, quiet <-chan error)
 }
 
 // awaitLoad waits until the navigation taken up has loaded (timedOut when
-// that takes over actionLoadCap) or a dialog opened.
-func (w *actionWatch) awaitLoad(ctx context.Context) (timedOut bool, err error) {
-	loadBy := time.NewTimer(actionLoadCap)
+// that takes over limit) or a dialog opened.
+func (w *actionWatch) awaitLoad(ctx context.Context, limit time.Duration) (timedOut bool, err error) {
+	loadBy := time.NewTimer(limit)
 	defer loadBy.Stop()
 	for w.loading() && !w.dialogOpen() {
 		select {
@@ -276,12 +278,13 @@ func (w *actionWatch) awaitLoad(ctx context.Context) (timedOut bool, err error) 
 }
 
 // quietDOM starts waiting in the page until its DOM had no mutation for
-// domQuiet, at most domSettleCap; the result arrives on the channel. The
-// evaluation is abandoned when ctx ends.
-func (p *Page) quietDOM(ctx context.Context) <-chan error {
+// domQuiet, at most domSettleCap, both times slowdown; the result arrives
+// on the channel. The evaluation is abandoned when ctx ends.
+func (p *Page) quietDOM(ctx context.Context, slowdown float64) <-chan error {
 	errc := make(chan error, 1)
+	quiet, limit := scaled(domQuiet, slowdown), scaled(domSettleCap, slowdown)
 	go func() {
-		ctx, cancel := context.WithTimeout(ctx, domSettleCap+time.Second)
+		ctx, cancel := context.WithTimeout(ctx, limit+time.Second)
 		defer cancel()
 		_, err := p.Evaluate(ctx, fmt.Sprintf(`new Promise(resolve => {
   const done = () => { obs.disconnect(); clearTimeout(cap); resolve(); };
@@ -289,10 +292,15 @@ func (p *Page) quietDOM(ctx context.Context) <-chan error {
   const cap = setTimeout(done, %d);
   const obs = new MutationObserver(() => { clearTimeout(quiet); quiet = setTimeout(done, %d); });
   obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-})`, domQuiet.Milliseconds(), domSettleCap.Milliseconds(), domQuiet.Milliseconds()))
+})`, quiet.Milliseconds(), limit.Milliseconds(), quiet.Milliseconds()))
 		errc <- err
 	}()
 	return errc
+}
+
+// scaled returns d times factor.
+func scaled(d time.Duration, factor float64) time.Duration {
+	return time.Duration(float64(d) * factor)
 }
 
 // report builds the ActionReport from what the watch saw.

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -114,6 +115,18 @@ func (e Emulation) mediaFeatures() []cdp.MediaFeature {
 		{Name: "prefers-contrast", Value: e.PrefersContrast},
 		{Name: "prefers-reduced-motion", Value: e.PrefersReducedMotion},
 	}
+}
+
+// networkSlowdown is how many times longer than unthrottled a load takes
+// under each network preset, roughly; waits are lengthened as much.
+var networkSlowdown = map[string]float64{"Slow 4G": 2.5, "Fast 3G": 5, "Slow 3G": 10}
+
+// Slowdown returns how many times longer than normal e makes loads
+// (network times CPU throttling) and the page's own work (CPU throttling),
+// so that waits can be lengthened to match.
+func (e Emulation) Slowdown() (load, cpu float64) {
+	cpu = max(e.CPUThrottling, 1)
+	return cmp.Or(networkSlowdown[e.Network], 1) * cpu, cpu
 }
 
 // touchAndMobile says whether e emulates a touch screen and a mobile device.

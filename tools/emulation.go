@@ -172,7 +172,7 @@ func emulationTools() []*Tool {
 				return err
 			}
 			if reload && c.Page.Info().URL != "about:blank" {
-				ctx, cancel := withTimeout(ctx, 0)
+				ctx, cancel := withTimeout(ctx, 0, loadSlowdown(c.Page))
 				defer cancel()
 				res, err := c.Page.Navigate(ctx, browser.Navigation{Type: "reload"})
 				if err := reportNavigation(c, res, err, "Reloaded the page, which learns whether it runs on a touch or mobile device only when it loads."); err != nil {

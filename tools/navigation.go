@@ -16,13 +16,22 @@ const (
 	maxTimeout     = 10 * time.Minute
 )
 
-// withTimeout bounds ctx by ms milliseconds, or defaultTimeout when ms <= 0.
-func withTimeout(ctx context.Context, ms int) (context.Context, context.CancelFunc) {
-	d := defaultTimeout
+// withTimeout bounds ctx by ms milliseconds, or when ms <= 0 by
+// defaultTimeout times slowdown (loads take longer under emulated
+// throttling).
+func withTimeout(ctx context.Context, ms int, slowdown float64) (context.Context, context.CancelFunc) {
+	d := time.Duration(float64(defaultTimeout) * slowdown)
 	if ms > 0 {
 		d = time.Duration(ms) * time.Millisecond
 	}
 	return context.WithTimeout(ctx, d)
+}
+
+// loadSlowdown is how many times longer than normal loads take on p under
+// its emulated network and CPU throttling.
+func loadSlowdown(p *browser.Page) float64 {
+	load, _ := p.Emulation().Slowdown()
+	return load
 }
 
 // reportNavigation says how a navigation ended: a beforeunload dialog
@@ -107,7 +116,7 @@ func navigationTools() []*Tool {
 		}) error {
 			c.Resp.IncludePages()
 			c.Resp.IncludePageTools()
-			ctx, cancel := withTimeout(ctx, args.Timeout)
+			ctx, cancel := withTimeout(ctx, args.Timeout, 1)
 			defer cancel()
 			p, err := c.Browser.NewPage(ctx, args.IsolatedContext, args.Background)
 			if err != nil {
@@ -131,7 +140,7 @@ func navigationTools() []*Tool {
 			IgnoreCache        bool   `json:"ignoreCache,omitempty" jsonschema:"Reload without the HTTP cache."`
 			HandleBeforeUnload string `json:"handleBeforeUnload,omitempty" enum:"accept,dismiss" jsonschema:"Answer to a 'leave site?' dialog; default accept."`
 			InitScript         string `json:"initScript,omitempty" jsonschema:"JavaScript run before any page script, for the next document only."`
-			Timeout            int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
+			Timeout            int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
 		}) error {
 			c.Resp.IncludePages()
 			c.Resp.IncludePageTools()
@@ -143,7 +152,7 @@ func navigationTools() []*Tool {
 			case (nav.Type == "" || nav.Type == "url") && nav.URL == "":
 				return errors.New("navigate_page type=url needs a url")
 			}
-			ctx, cancel := withTimeout(ctx, args.Timeout)
+			ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
 			defer cancel()
 			res, err := c.Page.Navigate(ctx, nav)
 			done := map[string]string{
@@ -157,12 +166,12 @@ func navigationTools() []*Tool {
 			Category: CategoryNavigation, ReadOnly: true, Scope: ScopePage,
 		}, func(ctx context.Context, c *Call, args *struct {
 			Text    []string `json:"text" jsonschema:"Texts to wait for; resolves when any one appears."`
-			Timeout int      `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
+			Timeout int      `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
 		}) error {
 			if len(args.Text) == 0 {
 				return errors.New("wait_for needs at least one text")
 			}
-			ctx, cancel := withTimeout(ctx, args.Timeout)
+			ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
 			defer cancel()
 			found, err := c.Page.WaitForText(ctx, args.Text)
 			if err != nil {
