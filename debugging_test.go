@@ -160,13 +160,14 @@ func TestNetworkRequests(t *testing.T) {
 	if !strings.Contains(only, "style.css") || strings.Contains(only, "login") {
 		t.Fatalf("resourceTypes=[stylesheet]:\n%s", only)
 	}
-	reqid := func(substr string) int {
+	reqidIn := func(list, substr string) int {
 		var n int
 		if _, err := fmt.Sscanf(pageLine(list, substr), "reqid=%d", &n); err != nil {
 			t.Fatalf("no reqid for %q in:\n%s", substr, list)
 		}
 		return n
 	}
+	reqid := func(substr string) int { return reqidIn(list, substr) }
 	login := s.ok("get_network_request", map[string]any{"reqid": reqid("/api/login")})
 	mustContain(t, login, "## Request "+site.URL+"/api/login", "Status: 200",
 		"### Request Headers", "- Authorization:Bearer s3cret",
@@ -188,11 +189,13 @@ func TestNetworkRequests(t *testing.T) {
 	r := startServer(t, append(headless, "--redactNetworkHeaders")...)
 	r.ok("navigate_page", map[string]any{"url": page})
 	r.eval("() => window.done")
+	// This browser may have numbered the requests in another order.
+	login2 := reqidIn(r.ok("list_network_requests", nil), "/api/login")
 	var redacted string
 	// Chrome reports the raw response headers (with Set-Cookie) a moment
 	// after the response itself.
 	eventually(t, "the raw response headers", func() bool {
-		redacted = r.ok("get_network_request", map[string]any{"reqid": reqid("/api/login")})
+		redacted = r.ok("get_network_request", map[string]any{"reqid": login2})
 		return strings.Contains(redacted, "Set-Cookie")
 	})
 	mustContain(t, redacted, "- Authorization:<redacted>", "- Set-Cookie:<redacted>")

@@ -86,14 +86,39 @@ func (r *Request) State() string {
 
 // collector keeps a page's console messages and network requests.
 type collector struct {
-	mu        sync.Mutex
-	nav       int // current document's generation
-	console   []*ConsoleMessage
-	requests  []*Request
-	live      map[string]*Request // by CDP request id, for requests still kept
+	mu       sync.Mutex
+	nav      int // current document's generation
+	console  []*ConsoleMessage
+	requests []*Request
+	live     map[string]*Request // by CDP request id, for requests still kept
+	// early holds the headers of ExtraInfo events that arrived before
+	// their request (Chromium sends them from another process, in no set
+	// order), oldest first, at most maxEarly.
+	early     []earlyHeaders
 	lastMsg   int
 	lastReq   int
 	mainFrame string
+}
+
+// maxEarly bounds collector.early: ExtraInfo events whose request never
+// shows up (another session's, say) must not pile up.
+const maxEarly = 100
+
+// earlyHeaders are the headers of an ExtraInfo event kept until its request
+// is known.
+type earlyHeaders struct {
+	requestID string
+	response  bool // from responseReceivedExtraInfo, else requestWillBeSentExtraInfo
+	headers   map[string]string
+}
+
+// addHeaders merges wire headers into r's request or response headers.
+func (r *Request) addHeaders(response bool, headers map[string]string) {
+	if response {
+		r.ResponseHeaders = mergeHeaders(r.ResponseHeaders, headers)
+	} else {
+		r.RequestHeaders = mergeHeaders(r.RequestHeaders, headers)
+	}
 }
 
 // onEvent records what an event of session s tells. It runs on the CDP
@@ -152,6 +177,13 @@ func (c *collector) onEvent(s *cdp.Session, method string, params json.RawMessag
 		r.ID = c.lastReq
 		c.requests = append(c.requests, r)
 		c.live[ev.RequestID] = r
+		c.early = slices.DeleteFunc(c.early, func(e earlyHeaders) bool {
+			if e.requestID == ev.RequestID {
+				r.addHeaders(e.response, e.headers)
+				return true
+			}
+			return false
+		})
 		if len(c.requests) > maxKept {
 			c.trim()
 		}
@@ -170,13 +202,15 @@ func (c *collector) onEvent(s *cdp.Session, method string, params json.RawMessag
 		if json.Unmarshal(params, &ev) != nil {
 			return
 		}
+		response := method == "Network.responseReceivedExtraInfo"
 		if r := c.live[ev.RequestID]; r != nil {
-			target := &r.RequestHeaders
-			if method == "Network.responseReceivedExtraInfo" {
-				target = &r.ResponseHeaders
-			}
-			*target = mergeHeaders(*target, ev.Headers)
+			r.addHeaders(response, ev.Headers)
+			return
 		}
+		if len(c.early) == maxEarly {
+			c.early = c.early[1:]
+		}
+		c.early = append(c.early, earlyHeaders{ev.RequestID, response, ev.Headers})
 	case "Network.loadingFinished":
 		if ev, err := cdp.Decode[cdp.LoadingFinishedEvent](params); err == nil {
 			if r := c.live[ev.RequestID]; r != nil {
