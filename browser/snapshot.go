@@ -44,7 +44,7 @@ func (p *Page) snapshot(ctx context.Context, verbose bool, threshold int) (*snap
 // left out rather than failing the snapshot. Documents with at least
 // threshold elements are read by pagewalk.js (never when it is negative).
 func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, threshold int) (*snapshot.Frame, error) {
-	f, err := readFrame(ctx, s, ft.Frame, threshold)
+	f, err := p.readFrame(ctx, s, ft.Frame, threshold)
 	if err != nil {
 		return nil, err
 	}
@@ -84,10 +84,14 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, th
 // readFrame reads the accessibility tree of one frame's document: by
 // pagewalk.js when the document is big enough and the script can run
 // there, from Chromium otherwise.
-func readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, threshold int) (*snapshot.Frame, error) {
+func (p *Page) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, threshold int) (*snapshot.Frame, error) {
 	if threshold >= 0 {
-		if nodes, err := readByScript(ctx, s, fr.ID, threshold); err == nil && nodes != nil {
+		nodes, err := readByScript(ctx, s, fr.ID, threshold)
+		if err == nil && nodes != nil {
 			return &snapshot.Frame{Scope: s.ID, Nodes: nodes, World: fr.ID}, nil
+		}
+		if err != nil {
+			p.browser.m.log.Info("snapshot: reading the frame in the page failed, using Chrome's accessibility tree", "page", p.ID, "err", err)
 		}
 	}
 	var ax cdp.GetFullAXTreeResult
