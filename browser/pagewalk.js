@@ -269,6 +269,8 @@ function (threshold) {
   // svgTitle returns the text of an <svg>'s <title> child.
   const svgTitle = (el) => clean([...el.children].find((c) => c.localName === 'title')?.textContent ?? '');
 
+  // checkedOf returns the checked state ("true", "false", "mixed") of a
+  // checkable element, or "" for others.
   const checkedOf = (el, role) => {
     const aria = el.getAttribute('aria-checked');
     if (aria === 'true' || aria === 'false' || aria === 'mixed') return aria;
@@ -283,10 +285,11 @@ function (threshold) {
   if (focused === document.body || focused === document.documentElement) focused = null; // the document itself
   // Outside an open modal dialog, the page is inert.
   const modal = document.querySelector('dialog:modal');
-  // Live regions by role, when aria-live does not say.
   // Orientations by role, when aria-orientation does not say.
   const orientationOf = { menu: 'vertical', listbox: 'vertical', tree: 'vertical', menubar: 'horizontal' };
+  // Live regions by role, when aria-live does not say.
   const liveOf = { status: 'polite', alert: 'assertive', log: 'polite', timer: 'off', marquee: 'off' };
+  // Elements that can be :disabled, by themselves or by a fieldset.
   const formish = new Set(['button', 'input', 'select', 'textarea', 'option', 'optgroup', 'fieldset']);
   // natural tells whether an element is focusable without a tabindex.
   const natural = (el) => {
@@ -299,6 +302,7 @@ function (threshold) {
     }
     return false;
   };
+  // Form controls: Chromium drops the spaces next to them.
   const controls = new Set(['button', 'input', 'select', 'textarea', 'progress', 'meter']);
   // spaced tells whether the inline content at the edge of n that touches
   // a whitespace text (its last leaf when before it, its first when
