@@ -216,6 +216,7 @@ func TestHeapSnapshotToolErrors(t *testing.T) {
 	mustContain(t, s.fails("get_heapsnapshot_class_nodes", map[string]any{"filePath": snap, "id": 1e6}), "no class with id 1000000")
 	mustContain(t, s.fails("query_heapsnapshot_objects", map[string]any{"filePath": snap, "retainedSize": "2MB-1MB"}), "lower bound is above")
 	mustContain(t, s.fails("get_heapsnapshot_details", map[string]any{"filePath": snap, "filterName": "attributedToSpecificNativeContext"}), "needs objectId")
+	mustContain(t, s.fails("get_heapsnapshot_class_nodes", map[string]any{"filePath": snap, "id": 1, "filterName": "retainedByMagic"}), "filterName", "objectsRetainedByConsole")
 	mustContain(t, s.fails("compare_heapsnapshots", map[string]any{"baseFilePath": snap, "currentFilePath": snap, "classIndex": 0}), "invalid classIndex 0: the comparison has 0 classes")
 
 	// A snapshot replaced on disk is loaded again.

@@ -122,12 +122,11 @@ func (l heapList) page() pageArgs {
 	return pageArgs{PageSize: cmp.Or(l.PageSize, heapPageSize), PageIdx: l.PageIdx}
 }
 
-// heapFilter is the filterName and objectId arguments of the class tools
-// (declared in each tool's arguments: enum tags apply to top-level fields
-// only).
+// heapFilter is the filterName and objectId arguments of the class tools,
+// embedded in their arguments.
 type heapFilter struct {
-	FilterName string
-	ObjectID   float64
+	FilterName string  `json:"filterName,omitempty" enum:"objectsRetainedByDetachedDomNodes,objectsRetainedByConsole,objectsRetainedByEventHandlers,objectsRetainedByContexts,sharedNativeContext,noNativeContext,attributedToSpecificNativeContext" jsonschema:"Keep only objects retained for one reason: by detached DOM nodes, by the DevTools console, by event listeners, by closure contexts; or by native context (JavaScript realm): shared by several, reached by none, or attributed to the one in objectId."`
+	ObjectID   float64 `json:"objectId,omitempty" jsonschema:"For attributedToSpecificNativeContext: the id of the native context (see get_heapsnapshot_summary)."`
 }
 
 // resolve turns the arguments into a heapsnapshot.Filter.
@@ -414,17 +413,16 @@ func memoryTools() []*Tool {
 			Description: "Loads a heap snapshot and lists its classes (constructors) by retained size: id, object count, self and retained size. filterName narrows to objects retained for one reason, e.g. by detached DOM nodes. Pass a class id to get_heapsnapshot_class_nodes for its objects.",
 			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
-			FilePath      string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-			FilterName    string  `json:"filterName,omitempty" enum:"objectsRetainedByDetachedDomNodes,objectsRetainedByConsole,objectsRetainedByEventHandlers,objectsRetainedByContexts,sharedNativeContext,noNativeContext,attributedToSpecificNativeContext" jsonschema:"Keep only objects retained for one reason: by detached DOM nodes, by the DevTools console, by event listeners, by closure contexts; or by native context (JavaScript realm): shared by several, reached by none, or attributed to the one in objectId."`
-			ObjectID      float64 `json:"objectId,omitempty" jsonschema:"For attributedToSpecificNativeContext: the id of the native context (see get_heapsnapshot_summary)."`
-			MaxNameLength int     `json:"maxNameLength,omitempty" jsonschema:"Cut class names after this many characters (default 100)."`
+			FilePath string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+			heapFilter
+			MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut class names after this many characters (default 100)."`
 			heapList
 		}) error {
 			s, err := heapSnapshots.get(ctx, args.FilePath)
 			if err != nil {
 				return err
 			}
-			filter, err := heapFilter{args.FilterName, args.ObjectID}.resolve(s)
+			filter, err := args.heapFilter.resolve(s)
 			if err != nil {
 				return err
 			}
@@ -462,11 +460,10 @@ func memoryTools() []*Tool {
 			Description: "Loads a heap snapshot and lists the objects of one class (id from get_heapsnapshot_details) by retained size, with their ids for the other heap snapshot tools.",
 			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
-			FilePath      string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-			ID            float64 `json:"id" jsonschema:"The class id, from get_heapsnapshot_details."`
-			FilterName    string  `json:"filterName,omitempty" enum:"objectsRetainedByDetachedDomNodes,objectsRetainedByConsole,objectsRetainedByEventHandlers,objectsRetainedByContexts,sharedNativeContext,noNativeContext,attributedToSpecificNativeContext" jsonschema:"Keep only objects retained for one reason: by detached DOM nodes, by the DevTools console, by event listeners, by closure contexts; or by native context (JavaScript realm): shared by several, reached by none, or attributed to the one in objectId."`
-			ObjectID      float64 `json:"objectId,omitempty" jsonschema:"For attributedToSpecificNativeContext: the id of the native context (see get_heapsnapshot_summary)."`
-			MaxNameLength int     `json:"maxNameLength,omitempty" jsonschema:"Cut object names (and string values) after this many characters (default 100)."`
+			FilePath string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+			ID       float64 `json:"id" jsonschema:"The class id, from get_heapsnapshot_details."`
+			heapFilter
+			MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut object names (and string values) after this many characters (default 100)."`
 			heapList
 		}) error {
 			s, err := heapSnapshots.get(ctx, args.FilePath)
@@ -480,7 +477,7 @@ func memoryTools() []*Tool {
 			if err != nil {
 				return err
 			}
-			filter, err := heapFilter{args.FilterName, args.ObjectID}.resolve(s)
+			filter, err := args.heapFilter.resolve(s)
 			if err != nil {
 				return err
 			}

@@ -161,9 +161,14 @@ func (b optBool) or(def bool) bool {
 	return def
 }
 
-// applyEnums copies `enum:"a,b"` struct tags of t into the schema s.
+// applyEnums copies `enum:"a,b"` struct tags of t, and of the structs it
+// embeds, into the schema s.
 func applyEnums(s *jsonschema.Schema, t reflect.Type) {
 	for f := range t.Fields() {
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			applyEnums(s, f.Type)
+			continue
+		}
 		tag := f.Tag.Get("enum")
 		if tag == "" {
 			continue
