@@ -14,15 +14,7 @@ func TestKilledBrowserLeavesNoGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := NewManager(Options{Launch: LaunchOptions{Headless: true, Isolated: true}})
-	b, err := m.Get(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := b.SelectedOrNew(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, b, p := headlessPage(ctx, t)
 	if _, err := p.Navigate(ctx, Navigation{URL: "about:blank#attached"}); err != nil {
 		t.Fatal(err)
 	}
@@ -47,4 +39,21 @@ func TestKilledBrowserLeavesNoGoroutines(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// headlessPage launches a headless Chromium with an isolated profile and
+// returns its manager, browser and first page. The caller closes m.
+func headlessPage(ctx context.Context, t *testing.T) (*Manager, *Browser, *Page) {
+	t.Helper()
+	m := NewManager(Options{Launch: LaunchOptions{Headless: true, Isolated: true}})
+	b, err := m.Get(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.SelectedOrNew(ctx)
+	if err != nil {
+		m.Close(ctx)
+		t.Fatal(err)
+	}
+	return m, b, p
 }

@@ -21,16 +21,8 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 	defer cancel()
 	site := httptest.NewServer(http.FileServer(http.Dir("../testdata")))
 	defer site.Close()
-	m := NewManager(Options{Launch: LaunchOptions{Headless: true, Isolated: true}})
+	m, _, p := headlessPage(ctx, t)
 	defer m.Close(ctx)
-	b, err := m.Get(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := b.SelectedOrNew(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	uids := regexp.MustCompile(`uid=\S+ `)
 	text := func(threshold int) string {
 		s, err := p.snapshot(ctx, false, threshold)
