@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
@@ -156,7 +157,7 @@ func (sc *rowScanner) scalar() ([]byte, error) {
 		}
 		return nil, errors.New("unterminated string")
 	}
-	for sc.i < len(sc.data) && bytes.IndexByte([]byte("+-.0123456789eEtruefalsn"), sc.data[sc.i]) >= 0 {
+	for sc.i < len(sc.data) && strings.IndexByte("+-.0123456789eEtruefalsn", sc.data[sc.i]) >= 0 {
 		sc.i++
 	}
 	raw := sc.data[start:sc.i]

@@ -48,6 +48,7 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, th
 	if err != nil {
 		return nil, err
 	}
+	ec := 0 // f's isolated world, once needed
 	for _, child := range ft.ChildFrames {
 		var owner cdp.GetFrameOwnerResult
 		if err := s.Call(ctx, "DOM.getFrameOwner", cdp.GetFrameOwnerParams{FrameID: child.Frame.ID}, &owner); err != nil {
@@ -68,9 +69,11 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, th
 		}
 		cf.Owner = owner.BackendNodeID
 		if f.World != "" {
-			ec, err := world(ctx, s, f.World)
-			if err != nil {
-				continue
+			// The owner is numbered by pagewalk.js, like its snapshot line.
+			if ec == 0 {
+				if ec, err = world(ctx, s, f.World); err != nil {
+					continue
+				}
 			}
 			if cf.Owner, err = scriptRef(ctx, s, ec, owner.BackendNodeID); err != nil {
 				continue

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/snapshot"
 )
 
 // WebMCP: pages register tools with document.modelContext.registerTool, or
@@ -70,10 +71,13 @@ func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
 		}
 	}
 	tools := make([]WebMCPTool, len(added))
-	keyOf := p.keyer(ctx, s)
+	var keyOf func(int) snapshot.Key
 	for i, t := range added {
 		tools[i].WebMCPTool = t
 		if t.BackendNodeID != 0 {
+			if keyOf == nil {
+				keyOf = p.keyer(ctx, s)
+			}
 			tools[i].FormUID = p.tracker.UIDFor(keyOf(t.BackendNodeID))
 		}
 	}
