@@ -12,7 +12,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")"
 benches='Startup|Navigation|Snapshot3000Rows|Input|Screenshot|PerformanceTrace'
 times=${BENCH_TIMES:-10x}
 
-measure() { go test -run '^$' -bench "^Benchmark($benches)\$" -benchtime "$times" . 2>/dev/null | grep '^Benchmark' || true; }
+measure() { (cd e2e && go test -run '^$' -bench "^Benchmark($benches)\$" -benchtime "$times" .) 2>/dev/null | grep '^Benchmark' || true; }
 # metrics turns benchmark lines into "name/unit value" pairs.
 metrics() { awk '{ for (i = 5; i < NF; i += 2) print $i"|"$(i+1) }' | awk -F'|' '{ print $2, $1 }'; }
 

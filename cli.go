@@ -23,9 +23,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
 	"github.com/devtools-mcp/devtools-mcp/cdp"
-	"github.com/devtools-mcp/devtools-mcp/daemon"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/daemon"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds devtools-mcp and runs it against a local sample page, printing what an
-# MCP client sees (see demo/main.go). Installs Chromium first when it is missing
+# MCP client sees (see internal/demo/main.go). Installs Chromium first when it is missing
 # and CHROME_PATH is unset (Debian and Ubuntu, through apt-get); the tests need
 # it too. Needs Go. Runs from any directory.
 set -euo pipefail
@@ -34,4 +34,4 @@ echo "==> Building ./devtools-mcp"
 CGO_ENABLED=0 go build -o devtools-mcp .
 
 echo "==> Running the demo"
-go run ./demo ./devtools-mcp
+go run ./internal/demo ./devtools-mcp

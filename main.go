@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 	"github.com/devtools-mcp/devtools-mcp/tools"
 )

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // errNoServiceWorkers answers the serviceWorkerId argument, kept for

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // dialogAnswer turns evaluate_script's dialogAction into answers: accept

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // emulateArgs are emulate's arguments. Every kind of emulation left out is

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // defaultSensitivePatterns are pages where a mistaken or injected action

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // act runs an action on the page, waits for what it caused, reports it,

@@ -19,7 +19,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/devtools-mcp/devtools-mcp/heapsnapshot"
+	"github.com/devtools-mcp/devtools-mcp/internal/heapsnapshot"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // defaultTimeout bounds navigations and waits when the agent gives no

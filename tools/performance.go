@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/trace"
 )
 

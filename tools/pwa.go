@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // pwaTools are the Progressive Web App tools. They drive the browser-level

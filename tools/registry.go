@@ -19,8 +19,8 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 

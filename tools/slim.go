@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // slimTools are the three tools of --slim mode: the smallest useful surface

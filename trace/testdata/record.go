@@ -36,7 +36,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 const pageHTML = `<!doctype html>

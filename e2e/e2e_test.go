@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // End-to-end harness: every test here drives the real devtools-mcp binary over
 // stdio with the official MCP Go SDK as the client, against a real headless
@@ -23,6 +23,10 @@ import (
 // binary is the devtools-mcp built once for the whole test run.
 var binary string
 
+// version is stamped into that binary, so that tests of --version and
+// serverInfo know what to expect.
+const version = "0.0.0-e2e"
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "devtools-mcp-test-")
 	if err != nil {
@@ -30,7 +34,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "devtools-mcp")
-	build := exec.Command("go", "build", "-o", binary, ".")
+	// The binary is built from the root module, with a version stamp the
+	// tests can recognise.
+	build := exec.Command("go", "build", "-ldflags", "-X main.version="+version, "-o", binary, ".")
+	build.Dir = ".."
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build devtools-mcp: %v\n%s", err, out)

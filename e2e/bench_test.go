@@ -1,4 +1,4 @@
-package main
+package e2e
 
 // Benchmarks of the real binary. Run them with
 //

@@ -22,7 +22,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 const detachedPage = `<title>Detached</title><ul id=list></ul><script>

@@ -6,7 +6,7 @@ import (
 )
 
 func TestSourceMapLookup(t *testing.T) {
-	data, err := os.ReadFile("../testdata/pages/bundle.js.map")
+	data, err := os.ReadFile("../../e2e/testdata/pages/bundle.js.map")
 	if err != nil {
 		t.Fatal(err)
 	}

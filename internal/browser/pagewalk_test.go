@@ -19,7 +19,7 @@ import (
 func TestPagewalkMatchesChromium(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	site := httptest.NewServer(http.FileServer(http.Dir("../testdata")))
+	site := httptest.NewServer(http.FileServer(http.Dir("../../e2e/testdata")))
 	defer site.Close()
 	m, _, p := headlessPage(ctx, t)
 	defer m.Close(ctx)
