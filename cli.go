@@ -768,6 +768,7 @@ func runDaemon(args []string, stderr io.Writer) int {
 		Paths:    paths,
 		Info:     serverInfo(),
 		Handler:  a.tools,
+		Options:  mcpOptions(cfg, a.log),
 		Log:      a.log,
 		Details:  func(ctx context.Context) string { return browserDetails(ctx, a.tools.Browser()) },
 		Shutdown: a.mgr.Close,

@@ -64,9 +64,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer a.close()
-	srv := jsonrpc.NewServer(serverInfo(), a.tools, jsonrpc.WithLogger(a.log))
-	serveRoots(srv, a.tools, cfg, a.log)
-	serveElicitation(srv, a.tools)
+	opts := append([]jsonrpc.Option{jsonrpc.WithLogger(a.log)}, mcpOptions(cfg, a.log)...)
+	srv := jsonrpc.NewServer(serverInfo(), a.tools, opts...)
 	a.log.Debug("serving MCP on stdio", "version", version)
 	err = srv.Serve(a.ctx, stdin, stdout)
 	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -102,26 +101,6 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 		close: func() { stop(); closeLog() }}, nil
 }
 
-// serveElicitation lets the tools ask the user to confirm a call, through
-// the client's elicitation/create, when the client supports it.
-func serveElicitation(srv *jsonrpc.Server, ts *tools.Server) {
-	ts.SetElicitor(func(ctx context.Context, message string) (bool, bool, error) {
-		var caps struct {
-			Elicitation *struct{} `json:"elicitation"`
-		}
-		if json.Unmarshal(srv.ClientCapabilities(), &caps); caps.Elicitation == nil {
-			return false, false, nil
-		}
-		var res struct {
-			Action string `json:"action"`
-		}
-		err := srv.Request(ctx, "elicitation/create", map[string]any{
-			"message": message, "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}},
-		}, &res)
-		return res.Action == "accept", true, err
-	})
-}
-
 // newLogger logs to stderr, and also to logFile when given. DEBUG=* (or any
 // non-empty DEBUG) turns on debug messages, including every CDP message.
 func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
@@ -144,41 +123,29 @@ func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
 	return slog.New(h), closeFn, nil
 }
 
-// serveRoots lets the tools ask the client for its roots, refreshes them
-// when the client says they changed, and warns once when the client has
-// none: file paths are then limited to the temp directory.
-func serveRoots(srv *jsonrpc.Server, ts *tools.Server, cfg *Config, log *slog.Logger) {
-	hasRoots := func() bool {
-		var caps struct {
-			Roots *struct{} `json:"roots"`
-		}
-		_ = json.Unmarshal(srv.ClientCapabilities(), &caps)
-		return caps.Roots != nil
+// mcpOptions configure the MCP server of stdio and daemon mode alike
+// (each adds its logger).
+func mcpOptions(cfg *Config, log *slog.Logger) []jsonrpc.Option {
+	return []jsonrpc.Option{
+		jsonrpc.WithNotificationHandler("notifications/initialized", func(ctx context.Context, _ json.RawMessage) {
+			clientInitialized(ctx, cfg, log)
+		}),
 	}
-	ts.SetRootLister(func(ctx context.Context) ([]string, bool, error) {
-		if !hasRoots() {
-			return nil, false, nil
-		}
-		var res struct {
-			Roots []struct {
-				URI string `json:"uri"`
-			} `json:"roots"`
-		}
-		if err := srv.Request(ctx, "roots/list", nil, &res); err != nil {
-			return nil, false, err
-		}
-		uris := make([]string, len(res.Roots))
-		for i, r := range res.Roots {
-			uris[i] = r.URI
-		}
-		return uris, true, nil
-	})
-	srv.OnNotification("notifications/roots/list_changed", func(json.RawMessage) { ts.RootsChanged() })
-	srv.OnNotification("notifications/initialized", func(json.RawMessage) {
-		if !hasRoots() && !cfg.AllowUnrestrictedPaths {
-			log.Warn("the MCP client shares no roots: tools read and write files only in the temp directory " + os.TempDir() + "; add roots in the client or pass --allowUnrestrictedPaths")
-		}
-	})
+}
+
+// clientInitialized logs who connected, and warns once per session when
+// the client has no roots: its tools then read and write files only in
+// the temp directory.
+func clientInitialized(ctx context.Context, cfg *Config, log *slog.Logger) {
+	ss := jsonrpc.SessionFrom(ctx)
+	info := ss.ClientInfo()
+	log.Debug("MCP client initialized", "client", info.Name, "clientVersion", info.Version, "protocol", ss.ProtocolVersion())
+	if ss.HasCapability("roots") || cfg.AllowUnrestrictedPaths {
+		return
+	}
+	msg := "the MCP client shares no roots: tools read and write files only in the temp directory " + os.TempDir() + "; add roots in the client or pass --allowUnrestrictedPaths"
+	log.Warn(msg)
+	ss.Log("warning", "devtools-mcp", msg)
 }
 
 // browserOptions maps the command line to how the browser is launched or attached.

@@ -1,19 +1,26 @@
-// Package jsonrpc is a small, dependency-free Model Context Protocol (MCP)
-// server that speaks JSON-RPC 2.0 over a newline-delimited byte stream,
-// normally the process's stdin and stdout.
+// Package jsonrpc is the MCP server loop: a small, dependency-free Model
+// Context Protocol server (and the client side of its connections) that
+// speaks JSON-RPC 2.0 over newline-delimited byte streams, such as the
+// process's stdin and stdout or a daemon's socket.
 //
-// The package is split the way gopls' jsonrpc2 splits its concerns:
+// As in x/tools' jsonrpc2, framing, connection and handler are kept apart:
 //
-//   - framing (frame.go): reading one message per line with a hard size cap
-//     and writing whole lines under a mutex;
-//   - messages (message.go): classifying a line as request, notification or
-//     response and rejecting malformed envelopes with the right error code;
-//   - connection and handler (server.go, methods.go): one session per call
-//     to [Server.Serve], every request on its own goroutine, cancellation,
-//     server-to-client requests and notifications, and the built-in MCP
-//     methods (initialize, ping, tools/list, tools/call, logging/setLevel).
+//   - framing (frame.go, message.go): one message per line with a hard size
+//     cap, whole lines written under a mutex, and each line classified as
+//     request, notification or response, malformed envelopes being
+//     rejected with the right error code;
+//   - connection (conn.go, caller.go): one per call to [Server.Serve],
+//     every request on its own goroutine, cancellation both ways, and
+//     requests to the other side matched to their responses by id;
+//   - handler (methods.go, mcp.go): the built-in MCP methods (initialize,
+//     ping, tools/list, tools/call, logging/setLevel) and the [Handler]
+//     that supplies the tools.
 //
-// Tools are supplied by a [Handler]. Everything else about MCP that the
-// DevTools server needs (progress, logging, roots) is exposed through
-// [Server] methods and [ProgressFrom].
+// A [Server] holds no client state, so it can serve many clients at once.
+// What belongs to one client (its capabilities and clientInfo, the
+// protocol version, its log level, its roots, requests to it such as
+// elicitation) lives in the [Session] each Serve creates; handlers reach it
+// with [SessionFrom], and a tool call's progress reporter with
+// [ProgressFrom]. [Client] is the other end of a connection, for programs
+// that drive a server.
 package jsonrpc

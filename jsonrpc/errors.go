@@ -1,9 +1,6 @@
 package jsonrpc
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // Standard JSON-RPC 2.0 error codes. They are exported so handlers can
 // return an *Error with the code a client expects, e.g. CodeInvalidParams
@@ -18,8 +15,8 @@ const (
 
 // Error is a JSON-RPC error object. It is what an error response carries
 // on the wire, and it doubles as a Go error so that a Handler can choose
-// the error code of the response (see Handler) and so that Server.Request
-// can report a client's error response.
+// the error code of the response (see Handler) and so that a request to
+// the other side (Session, Client) can report its error response.
 type Error struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
@@ -30,11 +27,6 @@ type Error struct {
 func (e *Error) Error() string {
 	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message)
 }
-
-// ErrNotServing is returned by Server.Request when no Serve call is
-// running (before it starts, after it returns, or while it shuts down),
-// because then nobody can deliver the client's answer.
-var ErrNotServing = errors.New("jsonrpc: the server is not serving a connection")
 
 // errorf builds an *Error with a formatted message.
 func errorf(code int, format string, args ...any) *Error {

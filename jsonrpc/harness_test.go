@@ -65,7 +65,14 @@ type client struct {
 	lines  chan []byte
 	served chan error
 	cancel context.CancelFunc
+	// sessions receives the session of this Serve when the test sends
+	// sessionProbe (startServer only).
+	sessions chan *Session
 }
+
+// sessionProbe is a notification the servers of startServer answer by
+// handing their session to the test.
+const sessionProbe = "test/session"
 
 // testLogger sends server diagnostics to the test log.
 func testLogger(t *testing.T) *slog.Logger {
@@ -82,8 +89,19 @@ func (w testWriter) Write(p []byte) (int, error) {
 
 func startServer(t *testing.T, h Handler, opts ...Option) *client {
 	t.Helper()
-	opts = append([]Option{WithLogger(testLogger(t))}, opts...)
-	return startWith(t, NewServer(ServerInfo{Name: "test-server", Version: "1.2.3"}, h, opts...))
+	sessions := make(chan *Session, 10)
+	probe := func(ctx context.Context, _ json.RawMessage) { sessions <- SessionFrom(ctx) }
+	opts = append([]Option{WithLogger(testLogger(t)), WithNotificationHandler(sessionProbe, probe)}, opts...)
+	c := startWith(t, NewServer(ServerInfo{Name: "test-server", Version: "1.2.3"}, h, opts...))
+	c.sessions = sessions
+	return c
+}
+
+// session returns the Session of c's Serve call.
+func (c *client) session() *Session {
+	c.t.Helper()
+	c.notification(sessionProbe, nil)
+	return recv(c.t, c.sessions, "the session")
 }
 
 func startWith(t *testing.T, s *Server) *client {

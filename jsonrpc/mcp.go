@@ -8,7 +8,7 @@ import (
 
 // ServerInfo names the server in the initialize result. The same shape is
 // MCP's "Implementation" type, so it is also used for the client's
-// clientInfo (see Server.ClientInfo).
+// clientInfo (see Session.ClientInfo).
 type ServerInfo struct {
 	Name    string `json:"name"`
 	Title   string `json:"title,omitempty"`

@@ -64,21 +64,18 @@ func stringParam(method, name string, raw json.RawMessage) (string, *Error) {
 	return s, nil
 }
 
-type initializeResult struct {
-	ProtocolVersion string             `json:"protocolVersion"`
-	Capabilities    serverCapabilities `json:"capabilities"`
-	ServerInfo      ServerInfo         `json:"serverInfo"`
-	Instructions    string             `json:"instructions,omitempty"`
+// InitializeResult is the answer to initialize: the agreed protocol
+// version, what the server can do, who it is, and its hint for the model.
+type InitializeResult struct {
+	ProtocolVersion string          `json:"protocolVersion"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+	ServerInfo      ServerInfo      `json:"serverInfo"`
+	Instructions    string          `json:"instructions,omitempty"`
 }
 
-type serverCapabilities struct {
-	Tools   toolsCapability `json:"tools"`
-	Logging struct{}        `json:"logging"`
-}
-
-type toolsCapability struct {
-	ListChanged bool `json:"listChanged"`
-}
+// serverCapabilities are what this server offers: tools (whose list may
+// change) and logging.
+var serverCapabilities = json.RawMessage(`{"tools":{"listChanged":true},"logging":{}}`)
 
 // initialize negotiates the protocol version and records who the client is
 // and what it can do. A repeated initialize is answered again and replaces
@@ -112,20 +109,15 @@ func (c *conn) initialize(params json.RawMessage) (any, *Error) {
 	}
 	version := negotiateVersion(requested)
 
-	s := c.s
-	s.mu.Lock()
-	s.clientCaps = caps
-	s.clientInfo = info
-	s.protocolVersion = version
-	s.mu.Unlock()
-	s.logger.Debug("jsonrpc: client initialized the session",
+	c.ss.initialized(caps, info, version)
+	c.s.logger.Debug("jsonrpc: client initialized the session",
 		"client", info.Name, "clientVersion", info.Version, "requestedProtocol", requested, "protocol", version)
 
-	return initializeResult{
+	return InitializeResult{
 		ProtocolVersion: version,
-		Capabilities:    serverCapabilities{Tools: toolsCapability{ListChanged: true}},
-		ServerInfo:      s.info,
-		Instructions:    s.instructions,
+		Capabilities:    serverCapabilities,
+		ServerInfo:      c.s.info,
+		Instructions:    c.s.instructions,
 	}, nil
 }
 
@@ -183,7 +175,7 @@ func (c *conn) callTool(ctx context.Context, params json.RawMessage) (any, *Erro
 	}
 
 	if token := progressToken(p.Meta); token != nil {
-		pr := &progressReporter{c: c, token: token}
+		pr := &progressReporter{ss: c.ss, token: token}
 		defer pr.done.Store(true)
 		ctx = context.WithValue(ctx, progressKey{}, pr)
 	}
@@ -239,6 +231,6 @@ func (c *conn) setLevel(params json.RawMessage) (any, *Error) {
 		}
 		return nil, errorf(CodeInvalidParams, "invalid params for logging/setLevel: %s; use one of %s", what, strings.Join(logLevels, ", "))
 	}
-	c.s.logLevel.Store(int32(idx))
+	c.ss.logLevel.Store(int32(idx))
 	return struct{}{}, nil
 }

@@ -12,7 +12,7 @@ type progressKey struct{}
 // progressReporter sends notifications/progress for one tools/call that
 // carried params._meta.progressToken.
 type progressReporter struct {
-	c     *conn
+	ss    *Session
 	token json.RawMessage
 	done  atomic.Bool // the call has returned: MCP forbids progress after the response
 }
@@ -42,8 +42,8 @@ func (p *progressReporter) report(progress, total float64, message string) {
 		Total         float64         `json:"total,omitempty"`
 		Message       string          `json:"message,omitempty"`
 	}{p.token, progress, total, message}
-	if err := p.c.notify("notifications/progress", params); err != nil {
-		p.c.s.logger.Debug("jsonrpc: could not send progress", "err", err)
+	if err := p.ss.notify("notifications/progress", params); err != nil {
+		p.ss.logger.Debug("jsonrpc: could not send progress", "err", err)
 	}
 }
 

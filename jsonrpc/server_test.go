@@ -97,30 +97,34 @@ func TestInitializeVersions(t *testing.T) {
 		if r.Instructions != "Use take_snapshot first." {
 			t.Errorf("instructions = %q", r.Instructions)
 		}
-		if got := c.s.ProtocolVersion(); got != tc.want {
+		if got := c.session().ProtocolVersion(); got != tc.want {
 			t.Errorf("ProtocolVersion() = %q, want %q", got, tc.want)
 		}
 	}
-	if got := string(c.s.ClientCapabilities()); got != `{"roots":{"listChanged":true}}` {
-		t.Errorf("ClientCapabilities() = %s", got)
+	ss := c.session()
+	if got := string(ss.clientCapabilities()); got != `{"roots":{"listChanged":true}}` {
+		t.Errorf("clientCapabilities() = %s", got)
 	}
-	if got := c.s.ClientInfo(); got.Name != "test-client" || got.Version != "0.1" {
+	if !ss.HasCapability("roots") || ss.HasCapability("elicitation") {
+		t.Errorf("HasCapability: roots %v, elicitation %v; want true, false", ss.HasCapability("roots"), ss.HasCapability("elicitation"))
+	}
+	if got := ss.ClientInfo(); got.Name != "test-client" || got.Version != "0.1" {
 		t.Errorf("ClientInfo() = %+v", got)
 	}
 }
 
 func TestInitializeWithoutInstructions(t *testing.T) {
-	s := NewServer(ServerInfo{Name: "x", Version: "1"}, nil)
-	if s.ClientCapabilities() != nil {
-		t.Error("ClientCapabilities before initialize should be nil")
+	c := startServer(t, nil)
+	ss := c.session()
+	if ss.clientCapabilities() != nil || ss.ProtocolVersion() != "" {
+		t.Error("capabilities and protocol version before initialize should be empty")
 	}
-	c := startWith(t, s)
 	m := c.call(1, "initialize", map[string]any{"protocolVersion": "2025-06-18"})
 	if bytes.Contains(m.Result, []byte("instructions")) {
 		t.Errorf("instructions should be omitted: %s", m.Result)
 	}
-	if s.ClientCapabilities() != nil {
-		t.Errorf("no capabilities were sent, got %s", s.ClientCapabilities())
+	if ss.clientCapabilities() != nil || ss.HasCapability("roots") {
+		t.Errorf("no capabilities were sent, got %s", ss.clientCapabilities())
 	}
 	c.notification("notifications/initialized", nil)
 	// A nil Handler serves no tools.
@@ -332,6 +336,8 @@ func TestContextCancelStopsServe(t *testing.T) {
 		return nil, ctx.Err()
 	}}
 	c := startServer(t, h)
+	c.call(0, "initialize", map[string]any{"capabilities": map[string]any{"roots": map[string]any{}}})
+	ss := c.session()
 	c.request(1, "tools/call", map[string]any{"name": "block"})
 	recv(t, started, "the tool to start")
 	c.cancel()
@@ -341,22 +347,14 @@ func TestContextCancelStopsServe(t *testing.T) {
 	if err := recv(t, observed, "the handler to see cancellation"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("handler ctx = %v", err)
 	}
-	// After Serve returns the server is idle again.
-	if err := c.s.Notify("notifications/tools/list_changed", nil); err != nil {
+	// After Serve returns its session is over: notifications are dropped
+	// and requests fail.
+	if err := ss.Notify("notifications/tools/list_changed", nil); err != nil {
 		t.Errorf("Notify after Serve = %v, want nil", err)
 	}
-	if err := c.s.Request(context.Background(), "roots/list", nil, nil); !errors.Is(err, ErrNotServing) {
-		t.Errorf("Request after Serve = %v, want ErrNotServing", err)
+	if _, err := ss.Roots(context.Background()); !errors.Is(err, ErrSessionClosed) {
+		t.Errorf("Roots after Serve = %v, want ErrSessionClosed", err)
 	}
-}
-
-func TestServeTwiceConcurrently(t *testing.T) {
-	c := startServer(t, echoHandler())
-	c.call(1, "ping", nil) // Serve is running
-	if err := c.s.Serve(context.Background(), strings.NewReader(""), &bytes.Buffer{}); err == nil {
-		t.Fatal("a second concurrent Serve should fail")
-	}
-	c.call(2, "ping", nil)
 }
 
 func TestMalformedInput(t *testing.T) {
@@ -552,10 +550,7 @@ func TestLineOverCap(t *testing.T) {
 
 func TestRequestRoundTrip(t *testing.T) {
 	c := startServer(t, echoHandler())
-	if err := NewServer(ServerInfo{}, nil).Request(context.Background(), "roots/list", nil, nil); !errors.Is(err, ErrNotServing) {
-		t.Errorf("Request before Serve = %v, want ErrNotServing", err)
-	}
-	c.call(0, "ping", nil) // Serve is running
+	ss := c.session()
 
 	type roots struct {
 		Roots []struct{ URI, Name string } `json:"roots"`
@@ -567,7 +562,7 @@ func TestRequestRoundTrip(t *testing.T) {
 	done := make(chan outcome, 1)
 	go func() {
 		var r roots
-		err := c.s.Request(context.Background(), "roots/list", map[string]any{"x": 1}, &r)
+		err := ss.call(context.Background(), "roots/list", map[string]any{"x": 1}, &r)
 		done <- outcome{r, err}
 	}()
 	req := c.next()
@@ -584,7 +579,7 @@ func TestRequestRoundTrip(t *testing.T) {
 
 	// An error response becomes *Error.
 	errc := make(chan error, 1)
-	go func() { errc <- c.s.Request(context.Background(), "roots/list", nil, nil) }()
+	go func() { errc <- ss.call(context.Background(), "roots/list", nil, nil) }()
 	req = c.next()
 	if req.Params != nil {
 		t.Errorf("nil params should be omitted: %s", req.raw)
@@ -597,7 +592,7 @@ func TestRequestRoundTrip(t *testing.T) {
 
 	// Giving up on a request tells the client.
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { errc <- c.s.Request(ctx, "sampling/createMessage", nil, nil) }()
+	go func() { errc <- ss.call(ctx, "sampling/createMessage", nil, nil) }()
 	req = c.next()
 	cancel()
 	if err := recv(t, errc, "Request to give up"); !errors.Is(err, context.Canceled) {
@@ -617,40 +612,40 @@ func TestRequestRoundTrip(t *testing.T) {
 
 func TestRequestEndsWithSession(t *testing.T) {
 	c := startServer(t, echoHandler())
-	c.call(0, "ping", nil)
+	ss := c.session()
 	errc := make(chan error, 1)
-	go func() { errc <- c.s.Request(context.Background(), "roots/list", nil, nil) }()
+	go func() { errc <- ss.call(context.Background(), "roots/list", nil, nil) }()
 	c.next() // the request
 	if _, err := c.closeAndDrain(); err != nil {
 		t.Fatal(err)
 	}
-	if err := recv(t, errc, "Request to end"); !errors.Is(err, ErrNotServing) {
-		t.Fatalf("Request = %v, want ErrNotServing", err)
+	if err := recv(t, errc, "Request to end"); !errors.Is(err, ErrSessionClosed) {
+		t.Fatalf("Request = %v, want ErrSessionClosed", err)
 	}
 }
 
 func TestLogRespectsLevel(t *testing.T) {
 	c := startServer(t, echoHandler())
-	c.call(0, "ping", nil)
+	ss := c.session()
 	// Not sent before the client sets a level: the ping answer comes next.
-	c.s.Log("emergency", "cdp", "ignored")
+	ss.Log("emergency", "cdp", "ignored")
 	c.call(1, "ping", nil)
 
 	c.call(2, "logging/setLevel", map[string]string{"level": "warning"}).result(t, nil)
-	c.s.Log("info", "cdp", "too low")
-	c.s.Log("bogus", "cdp", "unknown level")
-	c.s.Log("error", "cdp", map[string]string{"msg": "navigation failed"})
+	ss.Log("info", "cdp", "too low")
+	ss.Log("bogus", "cdp", "unknown level")
+	ss.Log("error", "cdp", map[string]string{"msg": "navigation failed"})
 	m := c.next()
 	if m.Method != "notifications/message" || string(m.Params) != `{"level":"error","logger":"cdp","data":{"msg":"navigation failed"}}` {
 		t.Fatalf("log notification = %s", m.raw)
 	}
-	c.s.Log("warning", "", "at threshold")
+	ss.Log("warning", "", "at threshold")
 	m = c.next()
 	if string(m.Params) != `{"level":"warning","data":"at threshold"}` {
 		t.Fatalf("log notification = %s", m.raw)
 	}
 	c.call(3, "logging/setLevel", map[string]string{"level": "debug"})
-	c.s.Log("debug", "x", nil)
+	ss.Log("debug", "x", nil)
 	if m = c.next(); string(m.Params) != `{"level":"debug","logger":"x","data":null}` {
 		t.Fatalf("log notification = %s", m.raw)
 	}
@@ -701,17 +696,18 @@ func TestNotifyAndOnNotification(t *testing.T) {
 	// The panicking handler logs after the test could otherwise have ended,
 	// so its log goes to a channel the test waits on, not to t.
 	logs := make(logLines, 100)
-	s := NewServer(ServerInfo{Name: "n", Version: "1"}, echoHandler(),
-		WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
-	if err := s.Notify("notifications/tools/list_changed", nil); err != nil {
-		t.Fatalf("Notify before Serve = %v, want nil", err)
-	}
 	got := make(chan string, 2)
-	s.OnNotification("notifications/roots/list_changed", func(p json.RawMessage) { got <- "roots:" + string(p) })
-	s.OnNotification("notifications/initialized", func(p json.RawMessage) { got <- "initialized:" + string(p) })
-	s.OnNotification("notifications/panics", func(json.RawMessage) { panic("handler bug") })
-	s.OnNotification("notifications/removed", func(json.RawMessage) { got <- "removed" })
-	s.OnNotification("notifications/removed", nil)
+	sessions := make(chan *Session, 2)
+	s := NewServer(ServerInfo{Name: "n", Version: "1"}, echoHandler(),
+		WithLogger(slog.New(slog.NewTextHandler(logs, nil))),
+		WithNotificationHandler("notifications/roots/list_changed", func(_ context.Context, p json.RawMessage) { got <- "roots:" + string(p) }),
+		WithNotificationHandler("notifications/initialized", func(ctx context.Context, p json.RawMessage) {
+			sessions <- SessionFrom(ctx)
+			got <- "initialized:" + string(p)
+		}),
+		WithNotificationHandler("notifications/panics", func(context.Context, json.RawMessage) { panic("handler bug") }),
+		WithNotificationHandler("notifications/removed", func(context.Context, json.RawMessage) { got <- "removed" }),
+		WithNotificationHandler("notifications/removed", nil))
 	c := startWith(t, s)
 
 	c.notification("notifications/removed", nil)
@@ -733,14 +729,18 @@ func TestNotifyAndOnNotification(t *testing.T) {
 	if v := recv(t, got, "the initialized hook"); v != "initialized:" {
 		t.Errorf("hook got %q", v)
 	}
+	ss := recv(t, sessions, "the hook's session")
+	if ss == nil {
+		t.Fatal("the notification handler's ctx carries no session")
+	}
 
-	if err := s.Notify("notifications/tools/list_changed", nil); err != nil {
+	if err := ss.Notify("notifications/tools/list_changed", nil); err != nil {
 		t.Fatal(err)
 	}
 	if m := c.next(); m.Method != "notifications/tools/list_changed" || m.ID != nil || m.Params != nil {
 		t.Fatalf("notification = %s", m.raw)
 	}
-	if err := s.Notify("x", make(chan int)); err == nil {
+	if err := ss.Notify("x", make(chan int)); err == nil {
 		t.Error("Notify with unencodable params should fail")
 	}
 	c.call(1, "ping", nil)

@@ -3,12 +3,14 @@ package tools
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
 // defaultSensitivePatterns are pages where a mistaken or injected action
@@ -30,10 +32,6 @@ var guardedTools = map[string]bool{
 	"press_key": true, "type_text": true, "upload_file": true, "handle_dialog": true, "evaluate_script": true,
 	"execute_3p_developer_tool": true, "execute_webmcp_tool": true, "resize_page": true,
 }
-
-// Elicitor asks the user, through the MCP client, to confirm one call.
-// supported is false when the client cannot ask.
-type Elicitor func(ctx context.Context, message string) (accepted, supported bool, err error)
 
 // GuardOptions configure the protections for a browser that is the user's own.
 type GuardOptions struct {
@@ -64,11 +62,9 @@ func sensitivePatterns(extra []string) browser.URLPatterns {
 	return browser.NewURLPatterns(all)
 }
 
-// SetElicitor tells the server how to ask the user for confirmation.
-func (s *Server) SetElicitor(e Elicitor) { s.elicit = e }
-
-// guard asks the user before a state-changing tool acts on a sensitive page,
-// and returns an error saying why the call was refused.
+// guard asks the user, through the calling session's client
+// (elicitation), before a state-changing tool acts on a sensitive page, and
+// returns an error saying why the call was refused.
 func (s *Server) guard(ctx context.Context, t *Tool, p *browser.Page) error {
 	if !s.opts.Guard.Sensitive || !guardedTools[t.Name] {
 		return nil
@@ -79,14 +75,16 @@ func (s *Server) guard(ctx context.Context, t *Tool, p *browser.Page) error {
 		return nil
 	}
 	what := fmt.Sprintf("%s on %s, which matches the sensitive page pattern %q", t.Name, url, pattern)
-	if s.elicit != nil {
-		accepted, supported, err := s.elicit(ctx, fmt.Sprintf("The agent wants to run %s. Allow this one call?", what))
+	if ss := jsonrpc.SessionFrom(ctx); ss != nil {
+		res, err := ss.Elicit(ctx, fmt.Sprintf("The agent wants to run %s. Allow this one call?", what), nil)
 		switch {
+		case errors.Is(err, errors.ErrUnsupported):
+			// The client cannot ask: refused below.
 		case err != nil:
 			return fmt.Errorf("refused %s: asking you for confirmation failed: %w", what, err)
-		case supported && accepted:
+		case res.Action == "accept":
 			return nil
-		case supported:
+		default:
 			return fmt.Errorf("refused %s: you declined", what)
 		}
 	}

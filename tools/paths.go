@@ -8,61 +8,40 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
-// RootLister asks the MCP client for its roots (directories the user
-// shared). ok is false when the client does not support roots.
-type RootLister func(ctx context.Context) (roots []string, ok bool, err error)
+// rootsTimeout bounds how long a path check waits for the client's roots.
+const rootsTimeout = 5 * time.Second
 
-// pathGuard confines the files tools read and write to the client's roots,
-// or to the temp directory for clients without roots, unless the user
-// lifted the restriction with --allowUnrestrictedPaths.
+// pathGuard confines the files tools read and write to the roots of the
+// calling MCP session's client, or to the temp directory for clients
+// without roots, unless the user lifted the restriction with
+// --allowUnrestrictedPaths. The session remembers the roots between calls
+// and asks again when the client says they changed (see
+// jsonrpc.Session.Roots), so each client of a daemon gets its own.
 type pathGuard struct {
 	unrestricted bool
-
-	mu     sync.Mutex
-	list   RootLister
-	roots  []string // resolved, nil until fetched
-	ok     bool     // the client has roots
-	loaded bool
-}
-
-// setLister installs how roots are fetched and forgets cached ones.
-func (g *pathGuard) setLister(l RootLister) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.list, g.loaded = l, false
-}
-
-// invalidate forgets the cached roots (the client said they changed).
-func (g *pathGuard) invalidate() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.loaded = false
 }
 
 // allowed returns the directories paths must lie in, and how they were
-// decided (for error messages).
+// decided (for error messages). A client whose roots cannot be had (none
+// declared, none usable, or the request failed) gets the temp directory.
 func (g *pathGuard) allowed(ctx context.Context) (dirs []string, source string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if !g.loaded && g.list != nil {
-		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		roots, ok, err := g.list(lctx)
+	if ss := jsonrpc.SessionFrom(ctx); ss != nil {
+		rctx, cancel := context.WithTimeout(ctx, rootsTimeout)
+		roots, err := ss.Roots(rctx)
 		cancel()
-		if err == nil {
-			g.roots, g.ok, g.loaded = nil, ok, true
-			for _, r := range roots {
-				if dir, err := rootDir(r); err == nil {
-					g.roots = append(g.roots, dir)
-				}
+		for _, r := range roots {
+			if dir, err := rootDir(r.URI); err == nil {
+				dirs = append(dirs, dir)
 			}
 		}
-	}
-	if g.ok && len(g.roots) > 0 {
-		return g.roots, "your MCP client's roots"
+		if err == nil && len(dirs) > 0 {
+			return dirs, "your MCP client's roots"
+		}
 	}
 	return []string{resolve(os.TempDir())}, "the temp directory (the client shared no roots)"
 }

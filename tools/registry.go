@@ -314,14 +314,7 @@ type Server struct {
 
 	paths     pathGuard
 	sensitive browser.URLPatterns
-	elicit    Elicitor
 }
-
-// SetRootLister tells the server how to ask the client for its roots.
-func (s *Server) SetRootLister(l RootLister) { s.paths.setLister(l) }
-
-// RootsChanged makes the next path check fetch the client's roots again.
-func (s *Server) RootsChanged() { s.paths.invalidate() }
 
 // all is every tool declared in this package, in listing order.
 func all() []*Tool {

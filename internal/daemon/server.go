@@ -40,6 +40,8 @@ type Config struct {
 	// what a tool leaves behind (pages, cookies, snapshots) is there for the
 	// next command.
 	Handler jsonrpc.Handler
+	// Options configure the MCP server, after a logger writing to Log.
+	Options []jsonrpc.Option
 	Log     *slog.Logger
 	// Details, when set, adds to the status answer (e.g. browser and pages).
 	Details func(ctx context.Context) string
@@ -99,6 +101,10 @@ func Serve(ctx context.Context, cfg Config) error {
 	}
 
 	d := &daemon{cfg: cfg, since: time.Now(), stopping: make(chan struct{})}
+	// One server for every connection, each its own session: clients share
+	// the tools (and so the browser), never their capabilities or roots.
+	opts := append([]jsonrpc.Option{jsonrpc.WithLogger(cfg.Log)}, cfg.Options...)
+	d.srv = jsonrpc.NewServer(cfg.Info, control{cfg.Handler, d}, opts...)
 	go func() {
 		select {
 		case <-ctx.Done():
@@ -163,16 +169,16 @@ func takeLock(p Paths) (lock, ready *os.File, err error) {
 // daemon is the state shared by the connections of one Serve.
 type daemon struct {
 	cfg      Config
+	srv      *jsonrpc.Server
 	since    time.Time
 	stopOnce sync.Once
 	stopping chan struct{} // closed when a client asked to stop
 }
 
-// serveConn runs one MCP session on conn with the shared handler.
+// serveConn runs one MCP session on conn.
 func (d *daemon) serveConn(ctx context.Context, conn net.Conn) {
 	defer conn.Close()
-	srv := jsonrpc.NewServer(d.cfg.Info, control{d.cfg.Handler, d}, jsonrpc.WithLogger(d.cfg.Log))
-	if err := srv.Serve(ctx, conn, conn); err != nil && ctx.Err() == nil {
+	if err := d.srv.Serve(ctx, conn, conn); err != nil && ctx.Err() == nil {
 		d.cfg.Log.Debug("connection ended", "err", err)
 	}
 }
