@@ -1,35 +1,19 @@
 package daemon
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"strconv"
-	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
-// Client is an MCP client of a daemon: newline-delimited JSON-RPC over the
-// socket, one request at a time.
+// Client is an MCP client of a daemon, over its socket.
 type Client struct {
-	conn   net.Conn
-	r      *bufio.Reader
-	lastID int
+	rpc *jsonrpc.Client
 }
-
-// RPCError is a JSON-RPC error answer, e.g. for a tool the daemon does not
-// have.
-type RPCError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
-
-func (e *RPCError) Error() string { return e.Message }
 
 // Dial connects to the daemon listening on socket and initializes an MCP
 // session; version names the client.
@@ -39,83 +23,38 @@ func Dial(ctx context.Context, socket, version string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{conn: conn, r: bufio.NewReaderSize(conn, 64<<10)}
-	init := map[string]any{
-		"protocolVersion": "2025-06-18",
-		"capabilities":    map[string]any{},
-		"clientInfo":      jsonrpc.ServerInfo{Name: "devtools-mcp-cli", Version: version},
-	}
-	if _, err := c.Call(ctx, "initialize", init); err != nil {
-		conn.Close()
+	c := &Client{rpc: jsonrpc.NewClient(conn)}
+	if _, err := c.rpc.Initialize(ctx, jsonrpc.ServerInfo{Name: "devtools-mcp-cli", Version: version}); err != nil {
+		c.Close()
 		return nil, fmt.Errorf("initialize: %w", err)
-	}
-	if err := c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
-		conn.Close()
-		return nil, err
 	}
 	return c, nil
 }
 
 // Close closes the connection; the daemon cancels what it still runs for us.
-func (c *Client) Close() error { return c.conn.Close() }
+func (c *Client) Close() error { return c.rpc.Close() }
 
-// Call sends a request and returns the result of its answer. Notifications
-// from the daemon are skipped and its requests refused, since this client
-// offers nothing (no roots, no sampling).
-func (c *Client) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	c.lastID++
-	id := strconv.Itoa(c.lastID)
-	stop := context.AfterFunc(ctx, func() { c.conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-	err := c.send(map[string]any{"jsonrpc": "2.0", "id": c.lastID, "method": method, "params": params})
-	for err == nil {
-		var line []byte
-		if line, err = c.r.ReadBytes('\n'); err != nil {
-			break
-		}
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Result json.RawMessage `json:"result"`
-			Error  *RPCError       `json:"error"`
-		}
-		if err = json.Unmarshal(line, &msg); err != nil {
-			err = fmt.Errorf("bad message from the daemon: %w", err)
-			break
-		}
-		switch {
-		case msg.Method != "" && msg.ID != nil:
-			err = c.send(map[string]any{"jsonrpc": "2.0", "id": msg.ID,
-				"error": RPCError{Code: -32601, Message: "the command-line client does not implement " + msg.Method}})
-		case msg.Method != "" || string(msg.ID) != id:
-			// A notification (progress, log), or an answer we gave up on.
-		case msg.Error != nil:
-			return nil, msg.Error
-		default:
-			return msg.Result, nil
-		}
-	}
-	if ctx.Err() != nil {
+// call sends a request and returns the result of its answer. An error
+// answer is returned as *jsonrpc.Error, e.g. for a tool the daemon does
+// not have.
+func (c *Client) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	var res json.RawMessage
+	err := c.rpc.Call(ctx, method, params, &res)
+	var rpcErr *jsonrpc.Error
+	switch {
+	case err == nil:
+		return res, nil
+	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	}
-	if errors.Is(err, io.EOF) {
-		err = fmt.Errorf("the daemon closed the connection: %w", io.ErrUnexpectedEOF)
+	case errors.As(err, &rpcErr):
+		return nil, rpcErr
 	}
 	return nil, fmt.Errorf("%s: %w", method, err)
 }
 
-func (c *Client) send(msg any) error {
-	line, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	_, err = c.conn.Write(append(line, '\n'))
-	return err
-}
-
 // Tools returns the daemon's tools/list.
 func (c *Client) Tools(ctx context.Context) ([]jsonrpc.Tool, error) {
-	raw, err := c.Call(ctx, "tools/list", nil)
+	raw, err := c.call(ctx, "tools/list", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +69,7 @@ func (c *Client) Tools(ctx context.Context) ([]jsonrpc.Tool, error) {
 
 // CallTool runs a tool and returns the raw MCP result.
 func (c *Client) CallTool(ctx context.Context, name string, args map[string]any) (json.RawMessage, error) {
-	return c.Call(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
+	return c.call(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
 }
 
 // Status asks the daemon about itself.
@@ -145,9 +84,7 @@ func (c *Client) Stop(ctx context.Context) (Status, error) {
 	if err != nil {
 		return s, err
 	}
-	stop := context.AfterFunc(ctx, func() { c.conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-	if _, err := io.Copy(io.Discard, c.r); err != nil {
+	if err := c.rpc.Wait(ctx); err != nil {
 		return s, fmt.Errorf("waiting for daemon pid %d to stop: %w", s.PID, err)
 	}
 	return s, nil

@@ -2,10 +2,11 @@
 // an MCP client, such as a coding agent, sees: the server's name, the tools
 // it lists and the answers to a few tool calls.
 //
-// It speaks newline-delimited JSON-RPC to the server's stdin and stdout with
-// the standard library only, so the transcript is exactly what goes over the
-// wire, minus the framing. The calls it makes depend on the tools listed, so
-// it keeps working as the tool set grows.
+// It speaks newline-delimited JSON-RPC to the server's stdin and stdout
+// through jsonrpc.Client, the client side of the server's own framing, so
+// the transcript is exactly what goes over the wire, minus the framing. The
+// calls it makes depend on the tools listed, so it keeps working as the tool
+// set grows.
 //
 // Usage:
 //
@@ -13,8 +14,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -30,6 +31,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
 // samplePage is the page the demo drives: a support form with the usual
@@ -160,18 +163,9 @@ func connect(binary string, args []string) (*client, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var info struct {
-		ProtocolVersion string `json:"protocolVersion"`
-		ServerInfo      struct{ Name, Version string }
-	}
-	err = c.request("initialize", map[string]any{
-		"protocolVersion": "2025-11-25",
-		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": "devtools-mcp-demo", "version": "1"},
-	}, &info)
-	if err == nil {
-		err = c.notify("notifications/initialized")
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	info, err := c.rpc.Initialize(ctx, jsonrpc.ServerInfo{Name: "devtools-mcp-demo", Version: "1"})
 	var list struct{ Tools []struct{ Name string } }
 	if err == nil {
 		err = c.request("tools/list", map[string]any{}, &list)
@@ -192,22 +186,27 @@ func connect(binary string, args []string) (*client, []string, error) {
 	return c, names, nil
 }
 
-// client is one running server and its stdio.
+// client is one running server and the MCP connection to its stdio.
 type client struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan []byte  // lines the server writes; closed at EOF
+	rpc    *jsonrpc.Client
 	stderr bytes.Buffer // read only after the server exited
-	lastID int
 	closed bool
+}
+
+// stdio joins the server's stdout and stdin into one connection; closing
+// it closes stdin, which ends the server's session.
+type stdio struct {
+	io.Reader
+	io.WriteCloser
 }
 
 // start runs the server. Its stderr is kept, to be shown if something fails.
 func start(binary string, args []string) (*client, error) {
-	c := &client{cmd: exec.Command(binary, args...), lines: make(chan []byte, 16)}
+	c := &client{cmd: exec.Command(binary, args...)}
 	c.cmd.Stderr = &c.stderr
-	var err error
-	if c.stdin, err = c.cmd.StdinPipe(); err != nil {
+	stdin, err := c.cmd.StdinPipe()
+	if err != nil {
 		return nil, err
 	}
 	stdout, err := c.cmd.StdoutPipe()
@@ -217,82 +216,23 @@ func start(binary string, args []string) (*client, error) {
 	if err := c.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", binary, err)
 	}
-	go func() {
-		r := bufio.NewReader(stdout)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(bytes.TrimSpace(line)) > 0 {
-				c.lines <- line
-			}
-			if err != nil {
-				close(c.lines)
-				return
-			}
-		}
-	}()
+	c.rpc = jsonrpc.NewClient(stdio{stdout, stdin})
 	return c, nil
 }
 
-// send writes one JSON-RPC message as a line.
-func (c *client) send(msg map[string]any) error {
-	msg["jsonrpc"] = "2.0"
-	b, err := json.Marshal(msg)
-	if err != nil {
-		return err
-	}
-	_, err = c.stdin.Write(append(b, '\n'))
-	return err
-}
-
-// notify sends a notification, which gets no answer.
-func (c *client) notify(method string) error {
-	return c.send(map[string]any{"method": method})
-}
-
-// request sends a request and decodes the result of its response into out.
-// Notifications that arrive meanwhile are skipped, and requests from the
-// server are declined, since this client offers no capabilities.
+// request sends a request and decodes the result of its response into out,
+// waiting at most callTimeout.
 func (c *client) request(method string, params, out any) error {
-	c.lastID++
-	id := c.lastID
-	if err := c.send(map[string]any{"id": id, "method": method, "params": params}); err != nil {
-		return fmt.Errorf("%s: write to server: %w", method, err)
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	err := c.rpc.Call(ctx, method, params, out)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("%s: no answer within %s", method, callTimeout)
 	}
-	timeout := time.After(callTimeout)
-	for {
-		var line []byte
-		var ok bool
-		select {
-		case line, ok = <-c.lines:
-			if !ok {
-				return fmt.Errorf("%s: server closed its output", method)
-			}
-		case <-timeout:
-			return fmt.Errorf("%s: no answer within %s", method, callTimeout)
-		}
-		var msg struct {
-			ID     *json.RawMessage `json:"id"`
-			Method string           `json:"method"`
-			Result json.RawMessage  `json:"result"`
-			Error  *struct {
-				Code    int    `json:"code"`
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if err := json.Unmarshal(line, &msg); err != nil {
-			return fmt.Errorf("%s: server wrote a line that is not JSON: %v: %.200s", method, err, line)
-		}
-		switch {
-		case msg.Method != "" && msg.ID != nil:
-			c.send(map[string]any{"id": msg.ID, "error": map[string]any{"code": -32601, "message": "not supported by the demo"}})
-		case msg.Method != "" || msg.ID == nil || string(*msg.ID) != fmt.Sprint(id):
-			// A notification, or an answer to something else.
-		case msg.Error != nil:
-			return fmt.Errorf("%s: error %d: %s", method, msg.Error.Code, msg.Error.Message)
-		default:
-			return json.Unmarshal(msg.Result, out)
-		}
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
 	}
+	return nil
 }
 
 // call runs a tool and prints the call and its answer: text indented, images
@@ -365,7 +305,7 @@ func (c *client) close() {
 		return
 	}
 	c.closed = true
-	c.stdin.Close()
+	c.rpc.Close()
 	done := make(chan error, 1)
 	go func() { done <- c.cmd.Wait() }()
 	select {
