@@ -27,8 +27,13 @@ type Client struct {
 // NewClient starts a client on rwc and its reading goroutine, which ends
 // when rwc reports EOF or an error, e.g. after Close.
 func NewClient(rwc io.ReadWriteCloser) *Client {
+	return newClient(rwc, DefaultMaxLineSize)
+}
+
+// newClient is NewClient accepting messages of up to maxLine bytes.
+func newClient(rwc io.ReadWriteCloser, maxLine int) *Client {
 	c := &Client{caller: newCaller(&lineWriter{w: rwc}), rwc: rwc}
-	go c.readLoop(newLineReader(rwc, DefaultMaxLineSize))
+	go c.readLoop(newLineReader(rwc, maxLine))
 	return c
 }
 

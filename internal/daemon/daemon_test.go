@@ -20,14 +20,17 @@ import (
 type counter struct{ n atomic.Int64 }
 
 func (c *counter) ListTools() []jsonrpc.Tool {
-	return []jsonrpc.Tool{{Name: "count", Description: "Counts calls."}}
+	return []jsonrpc.Tool{{Name: "count", Description: "Counts calls."}, {Name: "whoami", Description: "Names the calling client."}}
 }
 
-func (c *counter) CallTool(_ context.Context, name string, _ json.RawMessage) (*jsonrpc.CallToolResult, error) {
-	if name != "count" {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool " + name}
+func (c *counter) CallTool(ctx context.Context, name string, _ json.RawMessage) (*jsonrpc.CallToolResult, error) {
+	switch name {
+	case "count":
+		return &jsonrpc.CallToolResult{StructuredContent: c.n.Add(1)}, nil
+	case "whoami":
+		return &jsonrpc.CallToolResult{StructuredContent: jsonrpc.SessionFrom(ctx).ClientInfo().Version}, nil
 	}
-	return &jsonrpc.CallToolResult{StructuredContent: c.n.Add(1)}, nil
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool " + name}
 }
 
 // session returns the paths of a session in a fresh runtime directory.
@@ -62,10 +65,16 @@ func serve(t *testing.T, p Paths, cfg Config) <-chan error {
 // dial connects once the daemon listens.
 func dial(t *testing.T, p Paths) *Client {
 	t.Helper()
+	return dialAs(t, p, "test")
+}
+
+// dialAs is dial with the client version to send in initialize.
+func dialAs(t *testing.T, p Paths, version string) *Client {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	for {
-		c, err := Running(ctx, p, "test")
+		c, err := Running(ctx, p, version)
 		if err == nil {
 			t.Cleanup(func() { c.Close() })
 			return c
@@ -110,7 +119,7 @@ func TestServeSharesOneHandlerAcrossConnections(t *testing.T) {
 		t.Fatalf("count on a second connection = %d, want 2: the handler must be shared", got)
 	}
 	tools, err := a.Tools(t.Context())
-	if err != nil || len(tools) != 1 || tools[0].Name != "count" {
+	if err != nil || len(tools) != 2 || tools[0].Name != "count" {
 		t.Fatalf("tools/list = %v, %v; the control tools must not be listed", tools, err)
 	}
 	if _, err := a.CallTool(t.Context(), "nope", nil); err == nil || !strings.Contains(err.Error(), "unknown tool nope") {
@@ -139,6 +148,25 @@ func TestServeSharesOneHandlerAcrossConnections(t *testing.T) {
 	}
 	if _, err := Running(t.Context(), p, "test"); !errors.Is(err, ErrNotRunning) {
 		t.Errorf("after stop: Running err = %v, want ErrNotRunning", err)
+	}
+}
+
+func TestConnectionsKeepTheirOwnSession(t *testing.T) {
+	p := session(t)
+	serve(t, p, Config{Handler: &counter{}})
+	a, b := dialAs(t, p, "client-a"), dialAs(t, p, "client-b")
+	for _, tc := range []struct {
+		c    *Client
+		want string
+	}{{a, "client-a"}, {b, "client-b"}, {a, "client-a"}} {
+		raw, err := tc.c.CallTool(t.Context(), "whoami", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res struct{ StructuredContent string }
+		if err := json.Unmarshal(raw, &res); err != nil || res.StructuredContent != tc.want {
+			t.Fatalf("whoami = %s (%v), want %s: each connection is its own session", raw, err, tc.want)
+		}
 	}
 }
 
