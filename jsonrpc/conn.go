@@ -13,7 +13,11 @@ import (
 
 // conn is one stream connection, the state of one Serve call: the
 // session it carries, the line writer to the client, and the client's
-// requests being handled.
+// requests being handled. Nothing in it but readLoop knows about the
+// stream: a Streamable HTTP transport would keep one conn per
+// Mcp-Session-Id, pass it each POSTed message through handleLine, and give
+// it a writer that routes each line to the right HTTP response or event
+// stream.
 type conn struct {
 	s      *Server
 	ss     *Session

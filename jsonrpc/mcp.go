@@ -66,8 +66,11 @@ type CallToolResult struct {
 //
 // ListTools answers tools/list. CallTool answers tools/call; it runs on its
 // own goroutine, concurrently with other calls, and its ctx is cancelled
-// when the client cancels the request or the session ends. args is the
-// "arguments" object as sent ({} when the client sent none).
+// when the client cancels the request or the session ends. ctx also
+// carries the calling client's Session (SessionFrom: roots, elicitation,
+// logging) and the call's progress reporter (ProgressFrom). args is the
+// "arguments" object as sent ({} when the client sent none). One Handler
+// may serve many sessions at once.
 //
 // If CallTool returns an error that is (or wraps) an *Error, the client
 // gets a JSON-RPC error response with that code; use CodeInvalidParams for

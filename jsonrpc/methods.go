@@ -75,7 +75,7 @@ type InitializeResult struct {
 
 // serverCapabilities are what this server offers: tools (whose list may
 // change) and logging.
-var serverCapabilities = json.RawMessage(`{"tools":{"listChanged":true},"logging":{}}`)
+const serverCapabilities = `{"tools":{"listChanged":true},"logging":{}}`
 
 // initialize negotiates the protocol version and records who the client is
 // and what it can do. A repeated initialize is answered again and replaces
@@ -115,7 +115,7 @@ func (c *conn) initialize(params json.RawMessage) (any, *Error) {
 
 	return InitializeResult{
 		ProtocolVersion: version,
-		Capabilities:    serverCapabilities,
+		Capabilities:    json.RawMessage(serverCapabilities),
 		ServerInfo:      c.s.info,
 		Instructions:    c.s.instructions,
 	}, nil

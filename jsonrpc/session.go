@@ -219,7 +219,7 @@ type ElicitResult struct {
 }
 
 // emptySchema asks for no fields: a plain yes or no.
-var emptySchema = map[string]any{"type": "object", "properties": map[string]any{}}
+const emptySchema = `{"type":"object","properties":{}}`
 
 // Elicit asks the user, through the client's elicitation/create, to
 // answer message. requestedSchema is the JSON Schema of the fields to fill
@@ -230,7 +230,7 @@ func (ss *Session) Elicit(ctx context.Context, message string, requestedSchema a
 		return nil, &CapabilityError{Capability: "elicitation"}
 	}
 	if requestedSchema == nil {
-		requestedSchema = emptySchema
+		requestedSchema = json.RawMessage(emptySchema)
 	}
 	params := struct {
 		Message         string `json:"message"`

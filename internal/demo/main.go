@@ -10,7 +10,7 @@
 //
 // Usage:
 //
-//	go run ./demo ./devtools-mcp
+//	go run ./internal/demo ./devtools-mcp
 package main
 
 import (
@@ -66,7 +66,7 @@ const callTimeout = 60 * time.Second
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./demo ./devtools-mcp")
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/demo ./devtools-mcp")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1]); err != nil {
