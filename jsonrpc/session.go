@@ -192,7 +192,7 @@ func (ss *Session) Roots(ctx context.Context) ([]Root, error) {
 		Roots []Root `json:"roots"`
 	}
 	if err := ss.call(ctx, "roots/list", nil, &res); err != nil {
-		return nil, fmt.Errorf("asking the client for its roots: %w", err)
+		return nil, fmt.Errorf("roots/list: %w", err)
 	}
 	ss.mu.Lock()
 	if ss.rootsGen == gen {
@@ -238,7 +238,7 @@ func (ss *Session) Elicit(ctx context.Context, message string, requestedSchema a
 	}{message, requestedSchema}
 	var res ElicitResult
 	if err := ss.call(ctx, "elicitation/create", params, &res); err != nil {
-		return nil, fmt.Errorf("asking the user through the client: %w", err)
+		return nil, fmt.Errorf("elicitation/create: %w", err)
 	}
 	return &res, nil
 }
