@@ -56,3 +56,9 @@ type GetFullAXTreeParams struct {
 type GetFullAXTreeResult struct {
 	Nodes []AXNode `json:"nodes"`
 }
+
+// The Accessibility domain's commands.
+var (
+	AccessibilityEnable        = Action{"Accessibility.enable"}
+	AccessibilityGetFullAXTree = Command[GetFullAXTreeParams, GetFullAXTreeResult]{"Accessibility.getFullAXTree"}
+)

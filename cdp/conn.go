@@ -334,7 +334,7 @@ func (c *Conn) dispatch(msg []byte) {
 	case m.Method == "" && m.ID != 0:
 		c.deliver(&m)
 	case m.Method != "" && m.ID == 0:
-		if m.Method == "Target.detachedFromTarget" {
+		if m.Method == TargetDetachedFromTarget.Method {
 			c.detached(m.Params)
 		}
 		c.mu.Lock()

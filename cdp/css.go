@@ -5,7 +5,9 @@ package cdp
 
 // GetDocumentParams are the parameters of DOM.getDocument.
 type GetDocumentParams struct {
-	Depth int `json:"depth"`
+	Depth int `json:"depth"` // -1 is the whole tree
+	// Pierce also walks iframes' documents and shadow roots.
+	Pierce bool `json:"pierce,omitempty"`
 }
 
 // NodeID names a node by the id DOM.requestNode returns (its reply), for
@@ -116,4 +118,24 @@ type ComputedStyleProperty struct {
 // GetComputedStyleResult is the reply to CSS.getComputedStyleForNode.
 type GetComputedStyleResult struct {
 	ComputedStyle []ComputedStyleProperty `json:"computedStyle"`
+}
+
+// The CSS domain's commands and events, and the DOM commands that give the
+// CSS commands a node id.
+var (
+	CSSEnable                  = Action{"CSS.enable"}
+	CSSDisable                 = Action{"CSS.disable"}
+	CSSGetMatchedStylesForNode = Command[NodeID, GetMatchedStylesResult]{"CSS.getMatchedStylesForNode"}
+	CSSGetComputedStyleForNode = Command[NodeID, GetComputedStyleResult]{"CSS.getComputedStyleForNode"}
+	CSSStyleSheetAdded         = Event[StyleSheetAddedEvent]{"CSS.styleSheetAdded"}
+
+	DOMGetDocument = Command[GetDocumentParams, GetDocumentResult]{"DOM.getDocument"}
+	DOMRequestNode = Command[NodeRef, NodeID]{"DOM.requestNode"}
+)
+
+// GetDocumentResult is the part of DOM.getDocument's reply we read.
+type GetDocumentResult struct {
+	Root struct {
+		NodeID int `json:"nodeId"`
+	} `json:"root"`
 }

@@ -5,6 +5,9 @@ package cdp
 
 // NodeRef names a DOM node by backend node id or by a remote object id.
 type NodeRef struct {
+	// NodeID is the id the DOM domain gave the node (DOM.describeNode
+	// takes one); it is valid only while the document is tracked.
+	NodeID        int    `json:"nodeId,omitempty"`
 	BackendNodeID int    `json:"backendNodeId,omitempty"`
 	ObjectID      string `json:"objectId,omitempty"`
 	// ExecutionContextID, for DOM.resolveNode, names the world (for
@@ -90,4 +93,31 @@ type SetAutoAttachParams struct {
 	WaitForDebuggerOnStart bool          `json:"waitForDebuggerOnStart"`
 	Flatten                bool          `json:"flatten"`
 	Filter                 []FilterEntry `json:"filter,omitempty"`
+}
+
+// The DOM domain's commands whose structs are here; DOM.getDocument and
+// DOM.requestNode are with the CSS commands that need them.
+var (
+	DOMEnable            = Action{"DOM.enable"}
+	DOMDisable           = Action{"DOM.disable"}
+	DOMResolveNode       = Command[NodeRef, ResolveNodeResult]{"DOM.resolveNode"}
+	DOMDescribeNode      = Command[NodeRef, DescribeNodeResult]{"DOM.describeNode"}
+	DOMGetFrameOwner     = Command[GetFrameOwnerParams, GetFrameOwnerResult]{"DOM.getFrameOwner"}
+	DOMSetFileInputFiles = Command[SetFileInputFilesParams, Empty]{"DOM.setFileInputFiles"}
+	DOMQuerySelectorAll  = Command[QuerySelectorAllParams, QuerySelectorAllResult]{"DOM.querySelectorAll"}
+)
+
+// TargetSetAutoAttach attaches to related targets (iframes, workers) as
+// they appear; its params are here beside the frame types.
+var TargetSetAutoAttach = Command[SetAutoAttachParams, Empty]{"Target.setAutoAttach"}
+
+// QuerySelectorAllParams are the parameters of DOM.querySelectorAll.
+type QuerySelectorAllParams struct {
+	NodeID   int    `json:"nodeId"`
+	Selector string `json:"selector"`
+}
+
+// QuerySelectorAllResult is the reply to DOM.querySelectorAll.
+type QuerySelectorAllResult struct {
+	NodeIDs []int `json:"nodeIds"`
 }

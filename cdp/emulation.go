@@ -116,3 +116,23 @@ type SetWindowBoundsParams struct {
 	WindowID int          `json:"windowId"`
 	Bounds   WindowBounds `json:"bounds"`
 }
+
+// The Emulation domain's commands, and the Network and Browser commands
+// whose params are here.
+var (
+	EmulationSetDeviceMetricsOverride   = Command[SetDeviceMetricsOverrideParams, Empty]{"Emulation.setDeviceMetricsOverride"}
+	EmulationClearDeviceMetricsOverride = Action{"Emulation.clearDeviceMetricsOverride"}
+	EmulationSetTouchEmulationEnabled   = Command[SetTouchEmulationEnabledParams, Empty]{"Emulation.setTouchEmulationEnabled"}
+	EmulationSetEmulatedMedia           = Command[SetEmulatedMediaParams, Empty]{"Emulation.setEmulatedMedia"}
+	EmulationSetGeolocationOverride     = Command[SetGeolocationOverrideParams, Empty]{"Emulation.setGeolocationOverride"}
+	EmulationClearGeolocationOverride   = Action{"Emulation.clearGeolocationOverride"}
+	EmulationSetUserAgentOverride       = Command[SetUserAgentOverrideParams, Empty]{"Emulation.setUserAgentOverride"}
+	EmulationSetCPUThrottlingRate       = Command[SetCPUThrottlingRateParams, Empty]{"Emulation.setCPUThrottlingRate"}
+
+	NetworkEmulateNetworkConditions = Command[EmulateNetworkConditionsParams, Empty]{"Network.emulateNetworkConditions"}
+	NetworkSetExtraHTTPHeaders      = Command[SetExtraHTTPHeadersParams, Empty]{"Network.setExtraHTTPHeaders"}
+
+	BrowserSetPermission      = Command[SetPermissionParams, Empty]{"Browser.setPermission"}
+	BrowserGetWindowForTarget = Command[GetWindowForTargetParams, GetWindowForTargetResult]{"Browser.getWindowForTarget"}
+	BrowserSetWindowBounds    = Command[SetWindowBoundsParams, Empty]{"Browser.setWindowBounds"}
+)

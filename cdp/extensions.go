@@ -49,3 +49,14 @@ type ExtensionsTriggerActionParams struct {
 type DetachFromTargetParams struct {
 	SessionID string `json:"sessionId"`
 }
+
+// The Extensions domain's commands, and Target.detachFromTarget whose
+// params are here.
+var (
+	ExtensionsLoadUnpacked  = Command[ExtensionsLoadUnpackedParams, ExtensionsLoadUnpackedResult]{"Extensions.loadUnpacked"}
+	ExtensionsGetExtensions = Query[ExtensionsGetExtensionsResult]{"Extensions.getExtensions"}
+	ExtensionsUninstall     = Command[ExtensionIDParams, Empty]{"Extensions.uninstall"}
+	ExtensionsTriggerAction = Command[ExtensionsTriggerActionParams, Empty]{"Extensions.triggerAction"}
+
+	TargetDetachFromTarget = Command[DetachFromTargetParams, Empty]{"Target.detachFromTarget"}
+)

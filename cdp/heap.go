@@ -24,3 +24,12 @@ type ReportHeapSnapshotProgressEvent struct {
 	Total    int  `json:"total"`
 	Finished bool `json:"finished,omitempty"`
 }
+
+// The HeapProfiler domain's commands and events.
+var (
+	HeapProfilerEnable                     = Action{"HeapProfiler.enable"}
+	HeapProfilerCollectGarbage             = Action{"HeapProfiler.collectGarbage"}
+	HeapProfilerTakeHeapSnapshot           = Command[TakeHeapSnapshotParams, Empty]{"HeapProfiler.takeHeapSnapshot"}
+	HeapProfilerAddHeapSnapshotChunk       = Event[AddHeapSnapshotChunkEvent]{"HeapProfiler.addHeapSnapshotChunk"}
+	HeapProfilerReportHeapSnapshotProgress = Event[ReportHeapSnapshotProgressEvent]{"HeapProfiler.reportHeapSnapshotProgress"}
+)

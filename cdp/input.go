@@ -65,3 +65,14 @@ type CallArgument struct {
 	Value    any    `json:"value,omitempty"`
 	ObjectID string `json:"objectId,omitempty"`
 }
+
+// The Input domain's commands and events. Runtime.callFunctionOn, whose
+// params are here, is declared in runtime.go.
+var (
+	InputDispatchMouseEvent = Command[MouseEvent, Empty]{"Input.dispatchMouseEvent"}
+	InputDispatchKeyEvent   = Command[KeyEvent, Empty]{"Input.dispatchKeyEvent"}
+	InputInsertText         = Command[InsertTextParams, Empty]{"Input.insertText"}
+	InputDispatchDragEvent  = Command[DragEvent, Empty]{"Input.dispatchDragEvent"}
+	InputSetInterceptDrags  = Command[SetInterceptParams, Empty]{"Input.setInterceptDrags"}
+	InputDragIntercepted    = Event[DragInterceptedEvent]{"Input.dragIntercepted"}
+)

@@ -120,3 +120,34 @@ type IssueAddedEvent struct {
 		Details map[string]json.RawMessage `json:"details"`
 	} `json:"issue"`
 }
+
+// The Network, Log and Audits domains' commands and events, and the Runtime
+// events about the console.
+var (
+	NetworkEnable                     = Action{"Network.enable"}
+	NetworkGetResponseBody            = Command[RequestIDParams, ResponseBody]{"Network.getResponseBody"}
+	NetworkGetRequestPostData         = Command[RequestIDParams, PostData]{"Network.getRequestPostData"}
+	NetworkRequestWillBeSent          = Event[RequestWillBeSentEvent]{"Network.requestWillBeSent"}
+	NetworkRequestWillBeSentExtraInfo = Event[ExtraInfoEvent]{"Network.requestWillBeSentExtraInfo"}
+	NetworkResponseReceived           = Event[ResponseReceivedEvent]{"Network.responseReceived"}
+	NetworkResponseReceivedExtraInfo  = Event[ExtraInfoEvent]{"Network.responseReceivedExtraInfo"}
+	NetworkLoadingFinished            = Event[LoadingFinishedEvent]{"Network.loadingFinished"}
+	NetworkLoadingFailed              = Event[LoadingFailedEvent]{"Network.loadingFailed"}
+
+	LogEnable     = Action{"Log.enable"}
+	LogEntryAdded = Event[LogEntryAddedEvent]{"Log.entryAdded"}
+
+	AuditsEnable     = Action{"Audits.enable"}
+	AuditsIssueAdded = Event[IssueAddedEvent]{"Audits.issueAdded"}
+
+	RuntimeConsoleAPICalled = Event[ConsoleAPICalledEvent]{"Runtime.consoleAPICalled"}
+	RuntimeExceptionThrown  = Event[ExceptionThrownEvent]{"Runtime.exceptionThrown"}
+)
+
+// ExtraInfoEvent is the part of Network.requestWillBeSentExtraInfo and
+// Network.responseReceivedExtraInfo we read: the headers as sent on the
+// wire, with the cookies the other events lack.
+type ExtraInfoEvent struct {
+	RequestID string            `json:"requestId"`
+	Headers   map[string]string `json:"headers"`
+}

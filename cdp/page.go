@@ -1,6 +1,6 @@
 package cdp
 
-// Page and Browser domain commands and events we use, as small typed structs.
+// Page domain commands and events we use, as small typed structs.
 
 // NavigateParams are the parameters of Page.navigate.
 type NavigateParams struct {
@@ -52,13 +52,6 @@ type CaptureScreenshotResult struct {
 	Data []byte `json:"data"`
 }
 
-// BrowserVersion is the reply to Browser.getVersion.
-type BrowserVersion struct {
-	Product         string `json:"product"`
-	ProtocolVersion string `json:"protocolVersion"`
-	UserAgent       string `json:"userAgent"`
-}
-
 // ReloadParams are the parameters of Page.reload.
 type ReloadParams struct {
 	IgnoreCache bool `json:"ignoreCache,omitempty"`
@@ -107,6 +100,8 @@ type NavigatedWithinDocumentEvent struct {
 // AddScriptParams are the parameters of Page.addScriptToEvaluateOnNewDocument.
 type AddScriptParams struct {
 	Source string `json:"source"`
+	// RunImmediately also runs the script in the current document.
+	RunImmediately bool `json:"runImmediately,omitempty"`
 }
 
 // ScriptID names a script added with Page.addScriptToEvaluateOnNewDocument
@@ -139,4 +134,60 @@ type CreateIsolatedWorldParams struct {
 // CreateIsolatedWorldResult is the reply to Page.createIsolatedWorld.
 type CreateIsolatedWorldResult struct {
 	ExecutionContextID int `json:"executionContextId"`
+}
+
+// The Page domain's commands.
+var (
+	PageEnable                              = Action{"Page.enable"}
+	PageSetLifecycleEventsEnabled           = Command[SetLifecycleEventsEnabledParams, Empty]{"Page.setLifecycleEventsEnabled"}
+	PageNavigate                            = Command[NavigateParams, NavigateResult]{"Page.navigate"}
+	PageReload                              = Command[ReloadParams, Empty]{"Page.reload"}
+	PageGetNavigationHistory                = Query[NavigationHistory]{"Page.getNavigationHistory"}
+	PageNavigateToHistoryEntry              = Command[NavigateToHistoryEntryParams, Empty]{"Page.navigateToHistoryEntry"}
+	PageCaptureScreenshot                   = Command[CaptureScreenshotParams, CaptureScreenshotResult]{"Page.captureScreenshot"}
+	PageAddScriptToEvaluateOnNewDocument    = Command[AddScriptParams, ScriptID]{"Page.addScriptToEvaluateOnNewDocument"}
+	PageRemoveScriptToEvaluateOnNewDocument = Command[ScriptID, Empty]{"Page.removeScriptToEvaluateOnNewDocument"}
+	PageHandleJavaScriptDialog              = Command[HandleDialogParams, Empty]{"Page.handleJavaScriptDialog"}
+	PageCreateIsolatedWorld                 = Command[CreateIsolatedWorldParams, CreateIsolatedWorldResult]{"Page.createIsolatedWorld"}
+	PageGetFrameTree                        = Query[GetFrameTreeResult]{"Page.getFrameTree"}
+	PageSetInterceptFileChooserDialog       = Command[SetInterceptParams, Empty]{"Page.setInterceptFileChooserDialog"}
+)
+
+// The Page domain's events.
+var (
+	PageLifecycleEvent           = Event[LifecycleEvent]{"Page.lifecycleEvent"}
+	PageFrameNavigated           = Event[FrameNavigatedEvent]{"Page.frameNavigated"}
+	PageNavigatedWithinDocument  = Event[NavigatedWithinDocumentEvent]{"Page.navigatedWithinDocument"}
+	PageFrameRequestedNavigation = Event[FrameRequestedNavigationEvent]{"Page.frameRequestedNavigation"}
+	PageFrameStartedNavigating   = Event[FrameStartedNavigatingEvent]{"Page.frameStartedNavigating"}
+	PageFrameStoppedLoading      = Event[FrameStoppedLoadingEvent]{"Page.frameStoppedLoading"}
+	PageJavascriptDialogOpening  = Event[DialogOpeningEvent]{"Page.javascriptDialogOpening"}
+	PageJavascriptDialogClosed   = Event[DialogClosedEvent]{"Page.javascriptDialogClosed"}
+	PageFileChooserOpened        = Event[FileChooserOpenedEvent]{"Page.fileChooserOpened"}
+)
+
+// FrameRequestedNavigationEvent is Page.frameRequestedNavigation: a frame
+// asked to navigate (a link, a form, location.href = ...).
+type FrameRequestedNavigationEvent struct {
+	FrameID string `json:"frameId"`
+	URL     string `json:"url"`
+}
+
+// FrameStartedNavigatingEvent is Page.frameStartedNavigating: the browser
+// began a navigation of a frame.
+type FrameStartedNavigatingEvent struct {
+	FrameID string `json:"frameId"`
+	URL     string `json:"url"`
+}
+
+// FrameStoppedLoadingEvent is Page.frameStoppedLoading, which also ends
+// navigations that commit no document (a 204, a download).
+type FrameStoppedLoadingEvent struct {
+	FrameID string `json:"frameId"`
+}
+
+// DialogClosedEvent is Page.javascriptDialogClosed.
+type DialogClosedEvent struct {
+	Result    bool   `json:"result"`
+	UserInput string `json:"userInput"`
 }

@@ -57,3 +57,12 @@ type PWAChangeAppUserSettingsParams struct {
 	LinkCapturing *bool  `json:"linkCapturing,omitempty"`
 	DisplayMode   string `json:"displayMode,omitempty"`
 }
+
+// The PWA domain's commands.
+var (
+	PWAGetOsAppState         = Command[PWAManifestParams, PWAGetOsAppStateResult]{"PWA.getOsAppState"}
+	PWAInstall               = Command[PWAInstallParams, Empty]{"PWA.install"}
+	PWAUninstall             = Command[PWAManifestParams, Empty]{"PWA.uninstall"}
+	PWALaunch                = Command[PWALaunchParams, PWALaunchResult]{"PWA.launch"}
+	PWAChangeAppUserSettings = Command[PWAChangeAppUserSettingsParams, Empty]{"PWA.changeAppUserSettings"}
+)

@@ -75,3 +75,30 @@ func (e *ExceptionDetails) Message() string {
 	}
 	return e.Text
 }
+
+// The Runtime domain's commands; its console events are in network.go.
+var (
+	RuntimeEnable                  = Action{"Runtime.enable"}
+	RuntimeEvaluate                = Command[EvaluateParams, EvaluateResult]{"Runtime.evaluate"}
+	RuntimeCallFunctionOn          = Command[CallFunctionOnParams, EvaluateResult]{"Runtime.callFunctionOn"}
+	RuntimeGetProperties           = Command[GetPropertiesParams, GetPropertiesResult]{"Runtime.getProperties"}
+	RuntimeTerminateExecution      = Action{"Runtime.terminateExecution"}
+	RuntimeRunIfWaitingForDebugger = Action{"Runtime.runIfWaitingForDebugger"}
+)
+
+// GetPropertiesParams are the parameters of Runtime.getProperties.
+type GetPropertiesParams struct {
+	ObjectID      string `json:"objectId"`
+	OwnProperties bool   `json:"ownProperties,omitempty"`
+}
+
+// PropertyDescriptor is the part of a Runtime.PropertyDescriptor we read.
+type PropertyDescriptor struct {
+	Name  string       `json:"name"`
+	Value RemoteObject `json:"value"`
+}
+
+// GetPropertiesResult is the part of Runtime.getProperties' reply we read.
+type GetPropertiesResult struct {
+	Result []PropertyDescriptor `json:"result"`
+}

@@ -193,3 +193,23 @@ func Decode[T any](params json.RawMessage) (T, error) {
 	}
 	return v, nil
 }
+
+// The Target domain's commands and events. Target.setAutoAttach is in
+// dom.go, Target.detachFromTarget in extensions.go, beside their params.
+var (
+	TargetSetDiscoverTargets    = Command[SetDiscoverTargetsParams, Empty]{"Target.setDiscoverTargets"}
+	TargetGetTargets            = Command[GetTargetsParams, GetTargetsResult]{"Target.getTargets"}
+	TargetAttachToTarget        = Command[AttachToTargetParams, AttachToTargetResult]{"Target.attachToTarget"}
+	TargetCreateTarget          = Command[CreateTargetParams, CreateTargetResult]{"Target.createTarget"}
+	TargetCloseTarget           = Command[CloseTargetParams, CloseTargetResult]{"Target.closeTarget"}
+	TargetActivateTarget        = Command[ActivateTargetParams, Empty]{"Target.activateTarget"}
+	TargetCreateBrowserContext  = Command[CreateBrowserContextParams, CreateBrowserContextResult]{"Target.createBrowserContext"}
+	TargetDisposeBrowserContext = Command[DisposeBrowserContextParams, Empty]{"Target.disposeBrowserContext"}
+
+	TargetTargetCreated      = Event[TargetCreatedEvent]{"Target.targetCreated"}
+	TargetTargetInfoChanged  = Event[TargetInfoChangedEvent]{"Target.targetInfoChanged"}
+	TargetTargetDestroyed    = Event[TargetDestroyedEvent]{"Target.targetDestroyed"}
+	TargetTargetCrashed      = Event[TargetCrashedEvent]{"Target.targetCrashed"}
+	TargetAttachedToTarget   = Event[AttachedToTargetEvent]{"Target.attachedToTarget"}
+	TargetDetachedFromTarget = Event[DetachedFromTargetEvent]{"Target.detachedFromTarget"}
+)

@@ -50,3 +50,14 @@ type IOReadResult struct {
 type IOCloseParams struct {
 	Handle string `json:"handle"`
 }
+
+// The Tracing domain's commands and events, and the IO commands that read
+// the recorded trace.
+var (
+	TracingStart           = Command[TracingStartParams, Empty]{"Tracing.start"}
+	TracingEnd             = Action{"Tracing.end"}
+	TracingTracingComplete = Event[TracingCompleteEvent]{"Tracing.tracingComplete"}
+
+	IORead  = Command[IOReadParams, IOReadResult]{"IO.read"}
+	IOClose = Command[IOCloseParams, Empty]{"IO.close"}
+)

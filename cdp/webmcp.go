@@ -63,3 +63,13 @@ type WebMCPToolRespondedEvent struct {
 	ErrorText    string          `json:"errorText,omitempty"`
 	Exception    *RemoteObject   `json:"exception,omitempty"`
 }
+
+// The WebMCP domain's commands and events.
+var (
+	WebMCPEnable           = Action{"WebMCP.enable"}
+	WebMCPDisable          = Action{"WebMCP.disable"}
+	WebMCPInvokeTool       = Command[WebMCPInvokeToolParams, WebMCPInvokeToolResult]{"WebMCP.invokeTool"}
+	WebMCPCancelInvocation = Command[WebMCPCancelInvocationParams, Empty]{"WebMCP.cancelInvocation"}
+	WebMCPToolsAdded       = Event[WebMCPToolsAddedEvent]{"WebMCP.toolsAdded"}
+	WebMCPToolResponded    = Event[WebMCPToolRespondedEvent]{"WebMCP.toolResponded"}
+)
