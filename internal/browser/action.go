@@ -64,7 +64,7 @@ func (w *actionWatch) onEvent(ev Event) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch ev.Method {
-	case "Page.frameRequestedNavigation", "Page.frameStartedNavigating", "Page.frameStoppedLoading", "Page.navigatedWithinDocument":
+	case cdp.PageFrameRequestedNavigation.Method, cdp.PageFrameStartedNavigating.Method, cdp.PageFrameStoppedLoading.Method, cdp.PageNavigatedWithinDocument.Method:
 		var e struct {
 			FrameID string `json:"frameId"`
 			URL     string `json:"url"`
@@ -73,9 +73,9 @@ func (w *actionWatch) onEvent(ev Event) {
 			return
 		}
 		switch ev.Method {
-		case "Page.frameStoppedLoading":
+		case cdp.PageFrameStoppedLoading.Method:
 			w.pending = false // also ends navigations that commit nothing (204, downloads)
-		case "Page.navigatedWithinDocument":
+		case cdp.PageNavigatedWithinDocument.Method:
 			w.pending, w.url = false, e.URL
 		default:
 			if !w.pending {
@@ -83,19 +83,19 @@ func (w *actionWatch) onEvent(ev Event) {
 			}
 			w.pending, w.url, w.committed = true, e.URL, ""
 		}
-	case "Page.frameNavigated":
-		if e, err := cdp.Decode[cdp.FrameNavigatedEvent](ev.Params); err == nil && e.Frame.ParentID == "" {
+	case cdp.PageFrameNavigated.Method:
+		if e, err := cdp.PageFrameNavigated.Decode(ev.Params); err == nil && e.Frame.ParentID == "" {
 			if !w.pending {
 				w.navigations++
 			}
 			w.pending, w.url, w.committed = true, e.Frame.URL, e.Frame.LoaderID
 		}
-	case "Page.lifecycleEvent":
-		if e, err := cdp.Decode[cdp.LifecycleEvent](ev.Params); err == nil && e.Name == "load" && e.FrameID == w.mainFrame && e.LoaderID == w.committed {
+	case cdp.PageLifecycleEvent.Method:
+		if e, err := cdp.PageLifecycleEvent.Decode(ev.Params); err == nil && e.Name == "load" && e.FrameID == w.mainFrame && e.LoaderID == w.committed {
 			w.pending = false
 		}
-	case "Page.javascriptDialogOpening":
-		e, err := cdp.Decode[cdp.DialogOpeningEvent](ev.Params)
+	case cdp.PageJavascriptDialogOpening.Method:
+		e, err := cdp.PageJavascriptDialogOpening.Decode(ev.Params)
 		if err != nil {
 			return
 		}
@@ -110,22 +110,15 @@ func (w *actionWatch) onEvent(ev Event) {
 			go func() { // not from the reader goroutine
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				defer cancel()
-				_ = s.Call(ctx, "Page.handleJavaScriptDialog", cdp.HandleDialogParams{Accept: accept, PromptText: text}, nil)
+				_ = cdp.PageHandleJavaScriptDialog.Do(ctx, s, cdp.HandleDialogParams{Accept: accept, PromptText: text})
 			}()
 		}
-	case "Runtime.exceptionThrown":
-		var e struct {
-			ExceptionDetails cdp.ExceptionDetails `json:"exceptionDetails"`
-		}
-		if json.Unmarshal(ev.Params, &e) == nil {
+	case cdp.RuntimeExceptionThrown.Method:
+		if e, err := cdp.RuntimeExceptionThrown.Decode(ev.Params); err == nil {
 			w.errors = append(w.errors, "Uncaught "+firstLine(e.ExceptionDetails.Message()))
 		}
-	case "Runtime.consoleAPICalled":
-		var e struct {
-			Type string             `json:"type"`
-			Args []cdp.RemoteObject `json:"args"`
-		}
-		if json.Unmarshal(ev.Params, &e) == nil && (e.Type == "error" || e.Type == "assert") {
+	case cdp.RuntimeConsoleAPICalled.Method:
+		if e, err := cdp.RuntimeConsoleAPICalled.Decode(ev.Params); err == nil && (e.Type == "error" || e.Type == "assert") {
 			w.errors = append(w.errors, "console."+e.Type+": "+formatArgs(e.Args))
 		}
 	default:

@@ -108,7 +108,7 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 	}
 	// Chrome reports every existing target before it answers, so the page
 	// list is complete when this returns.
-	if err := b.conn.Call(ctx, "", "Target.setDiscoverTargets", cdp.SetDiscoverTargetsParams{Discover: true}, nil); err != nil {
+	if err := cdp.TargetSetDiscoverTargets.Do(ctx, b.conn.Session(""), cdp.SetDiscoverTargetsParams{Discover: true}); err != nil {
 		b.shutdown(ctx)
 		return nil, fmt.Errorf("track pages: %w", err)
 	}
@@ -179,7 +179,7 @@ func (b *Browser) release() {
 func (b *Browser) shutdown(ctx context.Context) {
 	if b.proc != nil && b.Alive() {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_ = b.conn.Call(cctx, "", "Browser.close", nil, nil)
+		_ = cdp.BrowserClose.Do(cctx, b.conn.Session(""))
 		cancel()
 		select {
 		case <-b.proc.exited:
@@ -193,32 +193,32 @@ func (b *Browser) shutdown(ctx context.Context) {
 // reader goroutine and only updates maps.
 func (b *Browser) onEvent(method string, params json.RawMessage) {
 	switch method {
-	case "Target.targetCreated":
-		if ev, err := cdp.Decode[cdp.TargetCreatedEvent](params); err == nil && isPage(ev.TargetInfo) {
+	case cdp.TargetTargetCreated.Method:
+		if ev, err := cdp.TargetTargetCreated.Decode(params); err == nil && isPage(ev.TargetInfo) {
 			b.addPage(ev.TargetInfo)
 		}
-	case "Target.targetInfoChanged":
-		if ev, err := cdp.Decode[cdp.TargetInfoChangedEvent](params); err == nil {
+	case cdp.TargetTargetInfoChanged.Method:
+		if ev, err := cdp.TargetTargetInfoChanged.Decode(params); err == nil {
 			b.mu.Lock()
 			if p := b.pages[ev.TargetInfo.TargetID]; p != nil {
 				p.setInfo(ev.TargetInfo)
 			}
 			b.mu.Unlock()
 		}
-	case "Target.targetDestroyed":
-		if ev, err := cdp.Decode[cdp.TargetDestroyedEvent](params); err == nil {
+	case cdp.TargetTargetDestroyed.Method:
+		if ev, err := cdp.TargetTargetDestroyed.Decode(params); err == nil {
 			b.removePage(ev.TargetID)
 		}
-	case "Target.targetCrashed":
-		if ev, err := cdp.Decode[cdp.TargetCrashedEvent](params); err == nil {
+	case cdp.TargetTargetCrashed.Method:
+		if ev, err := cdp.TargetTargetCrashed.Decode(params); err == nil {
 			b.mu.Lock()
 			if p := b.pages[ev.TargetID]; p != nil {
 				p.setCrashed(cmp.Or(ev.Status, "crashed"))
 			}
 			b.mu.Unlock()
 		}
-	case "Target.detachedFromTarget":
-		if ev, err := cdp.Decode[cdp.DetachedFromTargetEvent](params); err == nil {
+	case cdp.TargetDetachedFromTarget.Method:
+		if ev, err := cdp.TargetDetachedFromTarget.Decode(params); err == nil {
 			b.mu.Lock()
 			for _, p := range b.pages {
 				p.detached(ev.SessionID)

@@ -127,34 +127,34 @@ func (c *collector) onEvent(s *cdp.Session, method string, params json.RawMessag
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	switch method {
-	case "Runtime.consoleAPICalled":
-		if ev, err := cdp.Decode[cdp.ConsoleAPICalledEvent](params); err == nil {
+	case cdp.RuntimeConsoleAPICalled.Method:
+		if ev, err := cdp.RuntimeConsoleAPICalled.Decode(params); err == nil {
 			c.addMessage(&ConsoleMessage{Type: consoleType(ev.Type), Text: formatArgs(ev.Args), Args: ev.Args, Stack: ev.StackTrace, session: s})
 		}
-	case "Runtime.exceptionThrown":
-		if ev, err := cdp.Decode[cdp.ExceptionThrownEvent](params); err == nil {
+	case cdp.RuntimeExceptionThrown.Method:
+		if ev, err := cdp.RuntimeExceptionThrown.Decode(params); err == nil {
 			d := ev.ExceptionDetails
 			c.addMessage(&ConsoleMessage{Type: "error", Text: exceptionText(&d), Stack: d.StackTrace})
 		}
-	case "Log.entryAdded":
-		if ev, err := cdp.Decode[cdp.LogEntryAddedEvent](params); err == nil {
+	case cdp.LogEntryAdded.Method:
+		if ev, err := cdp.LogEntryAdded.Decode(params); err == nil {
 			typ := map[string]string{"verbose": "verbose", "info": "info", "warning": "warn", "error": "error"}[ev.Entry.Level]
 			c.addMessage(&ConsoleMessage{Type: cmp.Or(typ, "log"), Text: ev.Entry.Text, Stack: ev.Entry.StackTrace})
 		}
-	case "Audits.issueAdded":
-		if ev, err := cdp.Decode[cdp.IssueAddedEvent](params); err == nil {
+	case cdp.AuditsIssueAdded.Method:
+		if ev, err := cdp.AuditsIssueAdded.Decode(params); err == nil {
 			// Chrome reports some issues again as the page changes: keep one.
 			text := issueText(ev.Issue.Code, ev.Issue.Details)
 			if !slices.ContainsFunc(c.console, func(m *ConsoleMessage) bool { return m.nav == c.nav && m.Type == "issue" && m.Text == text }) {
 				c.addMessage(&ConsoleMessage{Type: "issue", Text: text})
 			}
 		}
-	case "Page.frameNavigated":
-		if ev, err := cdp.Decode[cdp.FrameNavigatedEvent](params); err == nil && ev.Frame.ParentID == "" && ev.Frame.ID == c.mainFrame {
+	case cdp.PageFrameNavigated.Method:
+		if ev, err := cdp.PageFrameNavigated.Decode(params); err == nil && ev.Frame.ParentID == "" && ev.Frame.ID == c.mainFrame {
 			c.newDocument(ev.Frame.LoaderID)
 		}
-	case "Network.requestWillBeSent":
-		ev, err := cdp.Decode[cdp.RequestWillBeSentEvent](params)
+	case cdp.NetworkRequestWillBeSent.Method:
+		ev, err := cdp.NetworkRequestWillBeSent.Decode(params)
 		if err != nil {
 			return
 		}
@@ -187,13 +187,13 @@ func (c *collector) onEvent(s *cdp.Session, method string, params json.RawMessag
 		if len(c.requests) > maxKept {
 			c.trim()
 		}
-	case "Network.responseReceived":
-		if ev, err := cdp.Decode[cdp.ResponseReceivedEvent](params); err == nil {
+	case cdp.NetworkResponseReceived.Method:
+		if ev, err := cdp.NetworkResponseReceived.Decode(params); err == nil {
 			if r := c.live[ev.RequestID]; r != nil {
 				r.fill(ev.Response)
 			}
 		}
-	case "Network.requestWillBeSentExtraInfo", "Network.responseReceivedExtraInfo":
+	case cdp.NetworkRequestWillBeSentExtraInfo.Method, cdp.NetworkResponseReceivedExtraInfo.Method:
 		// The headers as sent on the wire, with cookies the others lack.
 		var ev struct {
 			RequestID string            `json:"requestId"`
@@ -202,7 +202,7 @@ func (c *collector) onEvent(s *cdp.Session, method string, params json.RawMessag
 		if json.Unmarshal(params, &ev) != nil {
 			return
 		}
-		response := method == "Network.responseReceivedExtraInfo"
+		response := method == cdp.NetworkResponseReceivedExtraInfo.Method
 		if r := c.live[ev.RequestID]; r != nil {
 			r.addHeaders(response, ev.Headers)
 			return
@@ -211,14 +211,14 @@ func (c *collector) onEvent(s *cdp.Session, method string, params json.RawMessag
 			c.early = c.early[1:]
 		}
 		c.early = append(c.early, earlyHeaders{ev.RequestID, response, ev.Headers})
-	case "Network.loadingFinished":
-		if ev, err := cdp.Decode[cdp.LoadingFinishedEvent](params); err == nil {
+	case cdp.NetworkLoadingFinished.Method:
+		if ev, err := cdp.NetworkLoadingFinished.Decode(params); err == nil {
 			if r := c.live[ev.RequestID]; r != nil {
 				r.Finished, r.End, r.Size = true, ev.Timestamp, ev.EncodedDataLength
 			}
 		}
-	case "Network.loadingFailed":
-		if ev, err := cdp.Decode[cdp.LoadingFailedEvent](params); err == nil {
+	case cdp.NetworkLoadingFailed.Method:
+		if ev, err := cdp.NetworkLoadingFailed.Decode(params); err == nil {
 			if r := c.live[ev.RequestID]; r != nil {
 				r.Failure, r.Finished, r.End = cmp.Or(ev.BlockedReason, ev.ErrorText), true, ev.Timestamp
 			}
@@ -397,8 +397,8 @@ func issueText(code string, details map[string]json.RawMessage) string {
 // keeps recent bodies: nothing is stored on our side. binary says the body
 // is not text.
 func (p *Page) ResponseBody(ctx context.Context, r *Request) (body []byte, binary bool, err error) {
-	var res cdp.ResponseBody
-	if err := r.session.Call(ctx, "Network.getResponseBody", cdp.RequestIDParams{RequestID: r.requestID}, &res); err != nil {
+	res, err := cdp.NetworkGetResponseBody.Call(ctx, r.session, cdp.RequestIDParams{RequestID: r.requestID})
+	if err != nil {
 		return nil, false, fmt.Errorf("response body of reqid %d is not available (the browser drops bodies of old, redirected or failed requests): %w", r.ID, err)
 	}
 	if !res.Base64Encoded {
@@ -410,8 +410,8 @@ func (p *Page) ResponseBody(ctx context.Context, r *Request) (body []byte, binar
 
 // RequestBody fetches the body (POST data) that r sent.
 func (p *Page) RequestBody(ctx context.Context, r *Request) ([]byte, error) {
-	var res cdp.PostData
-	if err := r.session.Call(ctx, "Network.getRequestPostData", cdp.RequestIDParams{RequestID: r.requestID}, &res); err != nil {
+	res, err := cdp.NetworkGetRequestPostData.Call(ctx, r.session, cdp.RequestIDParams{RequestID: r.requestID})
+	if err != nil {
 		return nil, fmt.Errorf("request body of reqid %d is not available: %w", r.ID, err)
 	}
 	return []byte(res.PostData), nil

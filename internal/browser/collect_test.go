@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
 
 // TestWireHeadersBeforeTheirRequest feeds the collector the ExtraInfo
@@ -14,10 +16,10 @@ import (
 func TestWireHeadersBeforeTheirRequest(t *testing.T) {
 	c := &collector{live: map[string]*Request{}}
 	event := func(method, params string) { c.onEvent(nil, method, json.RawMessage(params)) }
-	event("Network.requestWillBeSentExtraInfo", `{"requestId":"7","headers":{"Cookie":"a=1"}}`)
-	event("Network.responseReceivedExtraInfo", `{"requestId":"7","headers":{"Set-Cookie":"b=2"}}`)
-	event("Network.requestWillBeSent", `{"requestId":"7","request":{"url":"http://x/","method":"GET","headers":{"Accept":"*/*"}},"type":"Fetch","timestamp":1}`)
-	event("Network.responseReceived", `{"requestId":"7","response":{"status":200,"headers":{"Content-Type":"text/plain"}}}`)
+	event(cdp.NetworkRequestWillBeSentExtraInfo.Method, `{"requestId":"7","headers":{"Cookie":"a=1"}}`)
+	event(cdp.NetworkResponseReceivedExtraInfo.Method, `{"requestId":"7","headers":{"Set-Cookie":"b=2"}}`)
+	event(cdp.NetworkRequestWillBeSent.Method, `{"requestId":"7","request":{"url":"http://x/","method":"GET","headers":{"Accept":"*/*"}},"type":"Fetch","timestamp":1}`)
+	event(cdp.NetworkResponseReceived.Method, `{"requestId":"7","response":{"status":200,"headers":{"Content-Type":"text/plain"}}}`)
 	if len(c.requests) != 1 {
 		t.Fatalf("%d requests", len(c.requests))
 	}
@@ -32,7 +34,7 @@ func TestWireHeadersBeforeTheirRequest(t *testing.T) {
 		t.Errorf("%d early headers left after their request came", len(c.early))
 	}
 	for i := range 3 * maxEarly {
-		event("Network.responseReceivedExtraInfo", fmt.Sprintf(`{"requestId":"orphan%d","headers":{}}`, i))
+		event(cdp.NetworkResponseReceivedExtraInfo.Method, fmt.Sprintf(`{"requestId":"orphan%d","headers":{}}`, i))
 	}
 	if len(c.early) != maxEarly {
 		t.Errorf("%d early headers kept, want at most %d", len(c.early), maxEarly)

@@ -73,10 +73,10 @@ func (p *Page) Styles(ctx context.Context, e *Element) (*Styles, error) {
 	var mu sync.Mutex
 	sheets := map[string]cdp.CSSStyleSheetHeader{}
 	stop := s.Listen(func(method string, params json.RawMessage) {
-		if method != "CSS.styleSheetAdded" {
+		if method != cdp.CSSStyleSheetAdded.Method {
 			return
 		}
-		if ev, err := cdp.Decode[cdp.StyleSheetAddedEvent](params); err == nil {
+		if ev, err := cdp.CSSStyleSheetAdded.Decode(params); err == nil {
 			mu.Lock()
 			sheets[ev.Header.StyleSheetID] = ev.Header
 			mu.Unlock()
@@ -87,28 +87,28 @@ func (p *Page) Styles(ctx context.Context, e *Element) (*Styles, error) {
 		// Turn the domains off again even when ctx ran out.
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = s.Call(dctx, "CSS.disable", nil, nil)
-		_ = s.Call(dctx, "DOM.disable", nil, nil)
+		_ = cdp.CSSDisable.Do(dctx, s)
+		_ = cdp.DOMDisable.Do(dctx, s)
 	}()
 	// CSS.enable reports every stylesheet of the document before it answers.
-	for _, m := range []string{"DOM.enable", "CSS.enable"} {
-		if err := s.Call(ctx, m, nil, nil); err != nil {
+	for _, a := range []cdp.Action{cdp.DOMEnable, cdp.CSSEnable} {
+		if err := a.Do(ctx, s); err != nil {
 			return nil, fmt.Errorf("read the styles of uid=%s: %w", e.UID, err)
 		}
 	}
-	if err := s.Call(ctx, "DOM.getDocument", cdp.GetDocumentParams{Depth: 0}, nil); err != nil {
+	if err := cdp.DOMGetDocument.Do(ctx, s, cdp.GetDocumentParams{Depth: 0}); err != nil {
 		return nil, fmt.Errorf("read the styles of uid=%s: %w", e.UID, err)
 	}
-	var node cdp.NodeID
-	if err := s.Call(ctx, "DOM.requestNode", cdp.NodeRef{ObjectID: e.objectID}, &node); err != nil {
+	node, err := cdp.DOMRequestNode.Call(ctx, s, cdp.NodeRef{ObjectID: e.objectID})
+	if err != nil {
 		return nil, fmt.Errorf("element uid=%s no longer exists; take a new snapshot", e.UID)
 	}
-	var matched cdp.GetMatchedStylesResult
-	if err := s.Call(ctx, "CSS.getMatchedStylesForNode", node, &matched); err != nil {
+	matched, err := cdp.CSSGetMatchedStylesForNode.Call(ctx, s, node)
+	if err != nil {
 		return nil, fmt.Errorf("read the rules of uid=%s: %w", e.UID, err)
 	}
-	var computed cdp.GetComputedStyleResult
-	if err := s.Call(ctx, "CSS.getComputedStyleForNode", node, &computed); err != nil {
+	computed, err := cdp.CSSGetComputedStyleForNode.Call(ctx, s, node)
+	if err != nil {
 		return nil, fmt.Errorf("read the computed style of uid=%s: %w", e.UID, err)
 	}
 	v, err := e.call(ctx, ancestorsJS)

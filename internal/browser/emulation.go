@@ -198,25 +198,21 @@ func (p *Page) restoreEmulation(ctx context.Context, s *cdp.Session, frame bool)
 // (frame), the viewport is left alone: the iframe's size comes from its
 // element in the page.
 func (p *Page) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation, frame bool) error {
-	type command struct {
-		method string
-		params any
-	}
 	network := noThrottling
 	if e.Network != "" {
 		network = NetworkPresets[e.Network]
 	}
-	cmds := []command{
-		{"Network.emulateNetworkConditions", network},
-		{"Emulation.setCPUThrottlingRate", cdp.SetCPUThrottlingRateParams{Rate: max(e.CPUThrottling, 1)}},
-		{"Emulation.setUserAgentOverride", cdp.SetUserAgentOverrideParams{UserAgent: e.UserAgent}},
-		{"Emulation.setEmulatedMedia", cdp.SetEmulatedMediaParams{Features: e.mediaFeatures()}},
-		{"Network.setExtraHTTPHeaders", cdp.SetExtraHTTPHeadersParams{Headers: orEmpty(e.Headers)}},
+	cmds := []cdp.Request{
+		cdp.NetworkEmulateNetworkConditions.With(network),
+		cdp.EmulationSetCPUThrottlingRate.With(cdp.SetCPUThrottlingRateParams{Rate: max(e.CPUThrottling, 1)}),
+		cdp.EmulationSetUserAgentOverride.With(cdp.SetUserAgentOverrideParams{UserAgent: e.UserAgent}),
+		cdp.EmulationSetEmulatedMedia.With(cdp.SetEmulatedMediaParams{Features: e.mediaFeatures()}),
+		cdp.NetworkSetExtraHTTPHeaders.With(cdp.SetExtraHTTPHeadersParams{Headers: orEmpty(e.Headers)}),
 	}
 	if g := e.Geolocation; g != nil {
-		cmds = append(cmds, command{"Emulation.setGeolocationOverride", cdp.SetGeolocationOverrideParams{Latitude: g.Latitude, Longitude: g.Longitude, Accuracy: 1}})
+		cmds = append(cmds, cdp.EmulationSetGeolocationOverride.With(cdp.SetGeolocationOverrideParams{Latitude: g.Latitude, Longitude: g.Longitude, Accuracy: 1}))
 	} else {
-		cmds = append(cmds, command{"Emulation.clearGeolocationOverride", nil})
+		cmds = append(cmds, cdp.EmulationClearGeolocationOverride)
 	}
 	if v := e.Viewport; frame {
 		// The page's viewport sizes the frame.
@@ -226,17 +222,17 @@ func (p *Page) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation, 
 			orientation = &cdp.ScreenOrientation{Type: "landscapePrimary", Angle: 90}
 		}
 		cmds = append(cmds,
-			command{"Emulation.setDeviceMetricsOverride", cdp.SetDeviceMetricsOverrideParams{
+			cdp.EmulationSetDeviceMetricsOverride.With(cdp.SetDeviceMetricsOverrideParams{
 				Width: v.Width, Height: v.Height, DeviceScaleFactor: v.DeviceScaleFactor, Mobile: v.Mobile, ScreenOrientation: orientation,
-			}},
-			command{"Emulation.setTouchEmulationEnabled", cdp.SetTouchEmulationEnabledParams{Enabled: v.Touch, MaxTouchPoints: 1}})
+			}),
+			cdp.EmulationSetTouchEmulationEnabled.With(cdp.SetTouchEmulationEnabledParams{Enabled: v.Touch, MaxTouchPoints: 1}))
 	} else {
 		cmds = append(cmds,
-			command{"Emulation.clearDeviceMetricsOverride", nil},
-			command{"Emulation.setTouchEmulationEnabled", cdp.SetTouchEmulationEnabledParams{Enabled: false}})
+			cdp.EmulationClearDeviceMetricsOverride,
+			cdp.EmulationSetTouchEmulationEnabled.With(cdp.SetTouchEmulationEnabledParams{Enabled: false}))
 	}
 	for _, c := range cmds {
-		if err := s.Call(ctx, c.method, c.params, nil); err != nil {
+		if err := c.Do(ctx, s); err != nil {
 			return fmt.Errorf("emulate on page %d: %w", p.ID, err)
 		}
 	}
@@ -250,9 +246,9 @@ func (p *Page) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation, 
 // setGeolocationPermission sets the geolocation permission of every origin
 // in the page's browser context.
 func (p *Page) setGeolocationPermission(ctx context.Context, setting string) error {
-	err := p.browser.conn.Call(ctx, "", "Browser.setPermission", cdp.SetPermissionParams{
+	err := cdp.BrowserSetPermission.Do(ctx, p.browser.conn.Session(""), cdp.SetPermissionParams{
 		Permission: cdp.PermissionDescriptor{Name: "geolocation"}, Setting: setting, BrowserContextID: p.Info().BrowserContextID,
-	}, nil)
+	})
 	if err != nil {
 		return fmt.Errorf("set the geolocation permission of page %d: %w", p.ID, err)
 	}
@@ -288,7 +284,9 @@ func (p *Page) Resize(ctx context.Context, width, height int) (gotWidth, gotHeig
 	conn := p.browser.conn
 	var win cdp.GetWindowForTargetResult
 	getWindow := func() error {
-		if err := conn.Call(ctx, "", "Browser.getWindowForTarget", cdp.GetWindowForTargetParams{TargetID: p.TargetID}, &win); err != nil {
+		var err error
+		win, err = cdp.BrowserGetWindowForTarget.Call(ctx, conn.Session(""), cdp.GetWindowForTargetParams{TargetID: p.TargetID})
+		if err != nil {
 			return fmt.Errorf("find the window of page %d: %w", p.ID, err)
 		}
 		return nil
@@ -297,7 +295,7 @@ func (p *Page) Resize(ctx context.Context, width, height int) (gotWidth, gotHeig
 		return 0, 0, err
 	}
 	setBounds := func(b cdp.WindowBounds) error {
-		if err := conn.Call(ctx, "", "Browser.setWindowBounds", cdp.SetWindowBoundsParams{WindowID: win.WindowID, Bounds: b}, nil); err != nil {
+		if err := cdp.BrowserSetWindowBounds.Do(ctx, conn.Session(""), cdp.SetWindowBoundsParams{WindowID: win.WindowID, Bounds: b}); err != nil {
 			return fmt.Errorf("resize the window of page %d: %w", p.ID, err)
 		}
 		return nil

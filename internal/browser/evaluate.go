@@ -69,7 +69,7 @@ func (p *Page) EvaluateJSON(ctx context.Context, sc Script) (string, error) {
 	}
 	var res cdp.EvaluateResult
 	if sc.Function == "" {
-		err = s.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{Expression: sc.Source, AwaitPromise: true, UserGesture: true}, &res)
+		res, err = cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: sc.Source, AwaitPromise: true, UserGesture: true})
 	} else {
 		var target string
 		if s, target, err = p.callTarget(ctx, s, sc.Args); err != nil {
@@ -79,16 +79,16 @@ func (p *Page) EvaluateJSON(ctx context.Context, sc Script) (string, error) {
 		for i, e := range sc.Args {
 			args[i] = cdp.CallArgument{ObjectID: e.objectID}
 		}
-		err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+		res, err = cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
 			FunctionDeclaration: sc.Function, ObjectID: target, Arguments: args, AwaitPromise: true, UserGesture: true,
-		}, &res)
+		})
 	}
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			// The script may be stuck in a loop: stop it so the page answers again.
 			tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			_ = s.Call(tctx, "Runtime.terminateExecution", nil, nil)
+			_ = cdp.RuntimeTerminateExecution.Do(tctx, s)
 			return "", fmt.Errorf("the script did not finish in time and was stopped; the page is usable again. Make it return sooner (await less, loop less)")
 		}
 		return "", fmt.Errorf("evaluate: %w", err)
@@ -106,17 +106,16 @@ func (p *Page) EvaluateJSON(ctx context.Context, sc Script) (string, error) {
 // or that of the frame the element arguments live in (which must be one).
 func (p *Page) callTarget(ctx context.Context, s *cdp.Session, args []*Element) (*cdp.Session, string, error) {
 	if len(args) == 0 {
-		var g cdp.EvaluateResult
-		if err := s.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{Expression: "globalThis"}, &g); err != nil {
+		g, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: "globalThis"})
+		if err != nil {
 			return nil, "", fmt.Errorf("evaluate: %w", err)
 		}
 		return s, g.Result.ObjectID, nil
 	}
 	first := args[0]
-	var g cdp.EvaluateResult
-	err := first.session.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+	g, err := cdp.RuntimeCallFunctionOn.Call(ctx, first.session, cdp.CallFunctionOnParams{
 		FunctionDeclaration: "function() { return this.ownerDocument.defaultView; }", ObjectID: first.objectID,
-	}, &g)
+	})
 	if err != nil {
 		return nil, "", fmt.Errorf("evaluate: %w", err)
 	}
@@ -140,21 +139,15 @@ func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject) (
 	case v.ObjectID == "":
 		return "undefined", nil
 	}
-	var packed cdp.EvaluateResult
-	err := s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{FunctionDeclaration: serializeJS, ObjectID: v.ObjectID}, &packed)
+	packed, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{FunctionDeclaration: serializeJS, ObjectID: v.ObjectID})
 	if err != nil {
 		return "", fmt.Errorf("serialize the result: %w", err)
 	}
 	if packed.ExceptionDetails != nil {
 		return "", fmt.Errorf("the result cannot be serialized to JSON: %s", firstLine(packed.ExceptionDetails.Message()))
 	}
-	var props struct {
-		Result []struct {
-			Name  string           `json:"name"`
-			Value cdp.RemoteObject `json:"value"`
-		} `json:"result"`
-	}
-	if err := s.Call(ctx, "Runtime.getProperties", map[string]any{"objectId": packed.Result.ObjectID, "ownProperties": true}, &props); err != nil {
+	props, err := cdp.RuntimeGetProperties.Call(ctx, s, cdp.GetPropertiesParams{ObjectID: packed.Result.ObjectID, OwnProperties: true})
+	if err != nil {
 		return "", fmt.Errorf("serialize the result: %w", err)
 	}
 	var text string
@@ -173,8 +166,8 @@ func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject) (
 			keyOf = p.keyer(ctx, s)
 		}
 		idx := nodeMarker.FindStringSubmatch(m)[1]
-		var d cdp.DescribeNodeResult
-		if err := s.Call(ctx, "DOM.describeNode", cdp.NodeRef{ObjectID: nodes[idx]}, &d); err != nil {
+		d, err := cdp.DOMDescribeNode.Call(ctx, s, cdp.NodeRef{ObjectID: nodes[idx]})
+		if err != nil {
 			uidErr = err
 			return `"<node>"`
 		}

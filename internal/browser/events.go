@@ -57,18 +57,18 @@ func (p *Page) onEvent(s *cdp.Session, method string, params json.RawMessage) {
 	p.collected.onEvent(s, method, params)
 	p.mu.Lock()
 	switch method {
-	case "Page.javascriptDialogOpening":
-		if ev, err := cdp.Decode[cdp.DialogOpeningEvent](params); err == nil {
+	case cdp.PageJavascriptDialogOpening.Method:
+		if ev, err := cdp.PageJavascriptDialogOpening.Decode(params); err == nil {
 			p.events.dialog = &ev
 		}
-	case "Page.javascriptDialogClosed":
+	case cdp.PageJavascriptDialogClosed.Method:
 		p.events.dialog = nil
-	case "Page.frameNavigated":
-		if ev, err := cdp.Decode[cdp.FrameNavigatedEvent](params); err == nil && ev.Frame.ParentID == "" && s == p.session {
+	case cdp.PageFrameNavigated.Method:
+		if ev, err := cdp.PageFrameNavigated.Decode(params); err == nil && ev.Frame.ParentID == "" && s == p.session {
 			p.newDocument()
 		}
-	case "Target.attachedToTarget":
-		if ev, err := cdp.Decode[cdp.AttachedToTargetEvent](params); err == nil && ev.TargetInfo.Type == "iframe" {
+	case cdp.TargetAttachedToTarget.Method:
+		if ev, err := cdp.TargetAttachedToTarget.Decode(params); err == nil && ev.TargetInfo.Type == "iframe" {
 			child := s.Conn.Session(ev.SessionID)
 			if p.events.frames == nil {
 				p.events.frames, p.events.parents = map[string]*cdp.Session{}, map[string]*cdp.Session{}
@@ -80,8 +80,8 @@ func (p *Page) onEvent(s *cdp.Session, method string, params json.RawMessage) {
 			go p.setUpFrame(child)
 			p.mu.Lock()
 		}
-	case "Target.detachedFromTarget":
-		if ev, err := cdp.Decode[cdp.DetachedFromTargetEvent](params); err == nil {
+	case cdp.TargetDetachedFromTarget.Method:
+		if ev, err := cdp.TargetDetachedFromTarget.Decode(params); err == nil {
 			for id, fs := range p.events.frames {
 				if fs.ID == ev.SessionID {
 					delete(p.events.frames, id)
@@ -112,12 +112,12 @@ func (p *Page) setUpFrame(s *cdp.Session) {
 	defer func() {
 		rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_ = s.Call(rctx, "Runtime.runIfWaitingForDebugger", nil, nil)
+		_ = cdp.RuntimeRunIfWaitingForDebugger.Do(rctx, s)
 	}()
-	_ = s.Call(ctx, "Runtime.enable", nil, nil)
-	_ = s.Call(ctx, "Network.enable", nil, nil)
+	_ = cdp.RuntimeEnable.Do(ctx, s)
+	_ = cdp.NetworkEnable.Do(ctx, s)
 	_ = p.restoreEmulation(ctx, s, true)
-	_ = s.Call(ctx, "Target.setAutoAttach", autoAttachFrames, nil)
+	_ = cdp.TargetSetAutoAttach.Do(ctx, s, autoAttachFrames)
 }
 
 // watch calls fn for every event of the page's sessions until stop is

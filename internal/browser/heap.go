@@ -28,16 +28,16 @@ func (p *Page) TakeHeapSnapshot(ctx context.Context, w io.Writer, progress HeapS
 	if err != nil {
 		return 0, err
 	}
-	if err := s.Call(ctx, "HeapProfiler.enable", nil, nil); err != nil {
+	if err := cdp.HeapProfilerEnable.Do(ctx, s); err != nil {
 		return 0, fmt.Errorf("heap snapshot: %w", err)
 	}
-	if err := s.Call(ctx, "HeapProfiler.collectGarbage", nil, nil); err != nil {
+	if err := cdp.HeapProfilerCollectGarbage.Do(ctx, s); err != nil {
 		return 0, fmt.Errorf("heap snapshot: %w", err)
 	}
 
 	q := &eventQueue{ready: make(chan struct{}, 1)}
 	stop := s.Listen(func(method string, params json.RawMessage) {
-		if method == "HeapProfiler.addHeapSnapshotChunk" || method == "HeapProfiler.reportHeapSnapshotProgress" {
+		if method == cdp.HeapProfilerAddHeapSnapshotChunk.Method || method == cdp.HeapProfilerReportHeapSnapshotProgress.Method {
 			q.push(Event{SessionID: s.ID, Method: method, Params: params})
 		}
 	})
@@ -45,7 +45,7 @@ func (p *Page) TakeHeapSnapshot(ctx context.Context, w io.Writer, progress HeapS
 
 	reply := make(chan error, 1)
 	go func() {
-		reply <- s.Call(ctx, "HeapProfiler.takeHeapSnapshot", cdp.TakeHeapSnapshotParams{ReportProgress: true, CaptureNumericValue: true}, nil)
+		reply <- cdp.HeapProfilerTakeHeapSnapshot.Do(ctx, s, cdp.TakeHeapSnapshotParams{ReportProgress: true, CaptureNumericValue: true})
 	}()
 
 	// Chrome sends every chunk before the reply, and the events reach q in
@@ -55,11 +55,11 @@ func (p *Page) TakeHeapSnapshot(ctx context.Context, w io.Writer, progress HeapS
 	write := func() {
 		for _, ev := range q.take() {
 			switch ev.Method {
-			case "HeapProfiler.addHeapSnapshotChunk":
+			case cdp.HeapProfilerAddHeapSnapshotChunk.Method:
 				if writeErr != nil {
 					continue
 				}
-				chunk, err := cdp.Decode[cdp.AddHeapSnapshotChunkEvent](ev.Params)
+				chunk, err := cdp.HeapProfilerAddHeapSnapshotChunk.Decode(ev.Params)
 				if err != nil {
 					writeErr = fmt.Errorf("heap snapshot chunk: %w", err)
 					continue
@@ -69,8 +69,8 @@ func (p *Page) TakeHeapSnapshot(ctx context.Context, w io.Writer, progress HeapS
 				if err != nil {
 					writeErr = fmt.Errorf("heap snapshot: %w", err)
 				}
-			case "HeapProfiler.reportHeapSnapshotProgress":
-				if r, err := cdp.Decode[cdp.ReportHeapSnapshotProgressEvent](ev.Params); err == nil && progress != nil {
+			case cdp.HeapProfilerReportHeapSnapshotProgress.Method:
+				if r, err := cdp.HeapProfilerReportHeapSnapshotProgress.Decode(ev.Params); err == nil && progress != nil {
 					progress(r.Done, r.Total)
 				}
 			}

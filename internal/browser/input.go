@@ -25,10 +25,9 @@ type Element struct {
 // call runs the function declaration fn with the element as this and
 // returns its value.
 func (e *Element) call(ctx context.Context, fn string, args ...cdp.CallArgument) (cdp.RemoteObject, error) {
-	var res cdp.EvaluateResult
-	err := e.session.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, e.session, cdp.CallFunctionOnParams{
 		FunctionDeclaration: fn, ObjectID: e.objectID, Arguments: args, ReturnByValue: true, AwaitPromise: true, UserGesture: true,
-	}, &res)
+	})
 	if err != nil {
 		return cdp.RemoteObject{}, fmt.Errorf("uid=%s: %w", e.UID, err)
 	}
@@ -189,8 +188,8 @@ func (p *Page) frameOwner(ctx context.Context, s *cdp.Session) (*Element, error)
 	if parent == nil {
 		return nil, errors.New("the element is in a frame of another origin that is no longer attached; take a new snapshot")
 	}
-	var owner cdp.GetFrameOwnerResult
-	if err := parent.Call(ctx, "DOM.getFrameOwner", cdp.GetFrameOwnerParams{FrameID: frameID}, &owner); err != nil {
+	owner, err := cdp.DOMGetFrameOwner.Call(ctx, parent, cdp.GetFrameOwnerParams{FrameID: frameID})
+	if err != nil {
 		return nil, fmt.Errorf("find the frame's <iframe>: %w", err)
 	}
 	return resolve(ctx, parent, owner.BackendNodeID, "")
@@ -201,15 +200,14 @@ func (p *Page) frameOwner(ctx context.Context, s *cdp.Session) (*Element, error)
 // document does not exist for the agent.
 func resolve(ctx context.Context, s *cdp.Session, backendID int, uid string) (*Element, error) {
 	gone := fmt.Errorf("element uid=%s no longer exists; take a new snapshot", uid)
-	var res cdp.ResolveNodeResult
-	if err := s.Call(ctx, "DOM.resolveNode", cdp.NodeRef{BackendNodeID: backendID}, &res); err != nil {
+	res, err := cdp.DOMResolveNode.Call(ctx, s, cdp.NodeRef{BackendNodeID: backendID})
+	if err != nil {
 		return nil, gone
 	}
-	var el cdp.EvaluateResult
-	err := s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+	el, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
 		FunctionDeclaration: `function() { return !this.isConnected ? null : this.nodeType === 1 ? this : this.parentElement; }`,
 		ObjectID:            res.Object.ObjectID,
-	}, &el)
+	})
 	if err != nil || el.Result.ObjectID == "" {
 		return nil, gone
 	}
@@ -222,7 +220,7 @@ func (p *Page) mouse(ctx context.Context, ev cdp.MouseEvent) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Call(ctx, "Input.dispatchMouseEvent", ev, nil); err != nil {
+	if err := cdp.InputDispatchMouseEvent.Do(ctx, s, ev); err != nil {
 		return fmt.Errorf("mouse %s: %w", ev.Type, err)
 	}
 	return nil
@@ -288,8 +286,8 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 	}
 	dragged := make(chan json.RawMessage, 1)
 	stop := p.watch(func(ev Event) {
-		if ev.Method == "Input.dragIntercepted" {
-			if d, err := cdp.Decode[cdp.DragInterceptedEvent](ev.Params); err == nil {
+		if ev.Method == cdp.InputDragIntercepted.Method {
+			if d, err := cdp.InputDragIntercepted.Decode(ev.Params); err == nil {
 				select {
 				case dragged <- d.Data:
 				default:
@@ -298,10 +296,10 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 		}
 	})
 	defer stop()
-	if err := s.Call(ctx, "Input.setInterceptDrags", cdp.SetInterceptParams{Enabled: true}, nil); err != nil {
+	if err := cdp.InputSetInterceptDrags.Do(ctx, s, cdp.SetInterceptParams{Enabled: true}); err != nil {
 		return fmt.Errorf("drag: %w", err)
 	}
-	defer s.Call(context.WithoutCancel(ctx), "Input.setInterceptDrags", cdp.SetInterceptParams{Enabled: false}, nil)
+	defer cdp.InputSetInterceptDrags.Do(context.WithoutCancel(ctx), s, cdp.SetInterceptParams{Enabled: false})
 	steps := []cdp.MouseEvent{
 		{Type: "mouseMoved", X: fx, Y: fy},
 		{Type: "mousePressed", X: fx, Y: fy, Button: "left", Buttons: 1, ClickCount: 1},
@@ -318,7 +316,7 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 	select {
 	case data := <-dragged:
 		for _, typ := range []string{"dragEnter", "dragOver", "drop"} {
-			if err := s.Call(ctx, "Input.dispatchDragEvent", cdp.DragEvent{Type: typ, X: tx, Y: ty, Data: data}, nil); err != nil {
+			if err := cdp.InputDispatchDragEvent.Do(ctx, s, cdp.DragEvent{Type: typ, X: tx, Y: ty, Data: data}); err != nil {
 				return fmt.Errorf("drag %s: %w", typ, err)
 			}
 		}
@@ -438,7 +436,7 @@ func (p *Page) insertText(ctx context.Context, text string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Call(ctx, "Input.insertText", cdp.InsertTextParams{Text: text}, nil); err != nil {
+	if err := cdp.InputInsertText.Do(ctx, s, cdp.InsertTextParams{Text: text}); err != nil {
 		return fmt.Errorf("type: %w", err)
 	}
 	return nil
@@ -450,7 +448,7 @@ func (p *Page) key(ctx context.Context, ev cdp.KeyEvent) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Call(ctx, "Input.dispatchKeyEvent", ev, nil); err != nil {
+	if err := cdp.InputDispatchKeyEvent.Do(ctx, s, ev); err != nil {
 		return fmt.Errorf("key %s: %w", ev.Key, err)
 	}
 	return nil
@@ -541,7 +539,7 @@ func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
 		return err
 	}
 	if kind == "file" {
-		if err := e.session.Call(ctx, "DOM.setFileInputFiles", cdp.SetFileInputFilesParams{Files: abs, BackendNodeID: e.backendID}, nil); err != nil {
+		if err := cdp.DOMSetFileInputFiles.Do(ctx, e.session, cdp.SetFileInputFilesParams{Files: abs, BackendNodeID: e.backendID}); err != nil {
 			return fmt.Errorf("uid=%s: %w", e.UID, err)
 		}
 		return nil
@@ -552,7 +550,7 @@ func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
 	}
 	chosen := make(chan Event, 1)
 	stop := p.watch(func(ev Event) {
-		if ev.Method == "Page.fileChooserOpened" {
+		if ev.Method == cdp.PageFileChooserOpened.Method {
 			select {
 			case chosen <- ev:
 			default:
@@ -560,16 +558,16 @@ func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
 		}
 	})
 	defer stop()
-	if err := s.Call(ctx, "Page.setInterceptFileChooserDialog", cdp.SetInterceptParams{Enabled: true}, nil); err != nil {
+	if err := cdp.PageSetInterceptFileChooserDialog.Do(ctx, s, cdp.SetInterceptParams{Enabled: true}); err != nil {
 		return fmt.Errorf("upload: %w", err)
 	}
-	defer s.Call(context.WithoutCancel(ctx), "Page.setInterceptFileChooserDialog", cdp.SetInterceptParams{Enabled: false}, nil)
+	defer cdp.PageSetInterceptFileChooserDialog.Do(context.WithoutCancel(ctx), s, cdp.SetInterceptParams{Enabled: false})
 	if err := p.Click(ctx, e, false); err != nil {
 		return err
 	}
 	select {
 	case ev := <-chosen:
-		fc, err := cdp.Decode[cdp.FileChooserOpenedEvent](ev.Params)
+		fc, err := cdp.PageFileChooserOpened.Decode(ev.Params)
 		if err != nil {
 			return err
 		}
@@ -577,7 +575,7 @@ func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
 		if fs == nil {
 			fs = s
 		}
-		if err := fs.Call(ctx, "DOM.setFileInputFiles", cdp.SetFileInputFilesParams{Files: abs, BackendNodeID: fc.BackendNodeID}, nil); err != nil {
+		if err := cdp.DOMSetFileInputFiles.Do(ctx, fs, cdp.SetFileInputFilesParams{Files: abs, BackendNodeID: fc.BackendNodeID}); err != nil {
 			return fmt.Errorf("upload: %w", err)
 		}
 		return nil
@@ -599,7 +597,7 @@ func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Call(ctx, "Page.handleJavaScriptDialog", cdp.HandleDialogParams{Accept: accept, PromptText: promptText}, nil); err != nil {
+	if err := cdp.PageHandleJavaScriptDialog.Do(ctx, s, cdp.HandleDialogParams{Accept: accept, PromptText: promptText}); err != nil {
 		return nil, fmt.Errorf("handle the %s dialog: %w", d.Type, err)
 	}
 	p.mu.Lock()

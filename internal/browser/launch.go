@@ -310,7 +310,7 @@ func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger) (*cdp.Con
 	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	errc := make(chan error, 1)
-	go func() { errc <- conn.Call(startCtx, "", "Browser.getVersion", nil, nil) }()
+	go func() { errc <- cdp.BrowserGetVersion.Do(startCtx, conn.Session("")) }()
 	select {
 	case err = <-errc:
 	case <-p.exited:

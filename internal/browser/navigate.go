@@ -64,23 +64,23 @@ func (w *loadWatch) onEvent(method string, params json.RawMessage) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	switch method {
-	case "Page.lifecycleEvent":
-		if ev, err := cdp.Decode[cdp.LifecycleEvent](params); err == nil && ev.Name == "load" && ev.FrameID == w.mainFrame {
+	case cdp.PageLifecycleEvent.Method:
+		if ev, err := cdp.PageLifecycleEvent.Decode(params); err == nil && ev.Name == "load" && ev.FrameID == w.mainFrame {
 			w.loaded[ev.LoaderID] = true
 		}
-	case "Page.frameNavigated":
-		if ev, err := cdp.Decode[cdp.FrameNavigatedEvent](params); err == nil && ev.Frame.ParentID == "" {
+	case cdp.PageFrameNavigated.Method:
+		if ev, err := cdp.PageFrameNavigated.Decode(params); err == nil && ev.Frame.ParentID == "" {
 			w.committed = ev.Frame.LoaderID
 			if ev.Type == "BackForwardCacheRestore" {
 				w.settled = true
 			}
 		}
-	case "Page.navigatedWithinDocument":
-		if ev, err := cdp.Decode[cdp.NavigatedWithinDocumentEvent](params); err == nil && ev.FrameID == w.mainFrame {
+	case cdp.PageNavigatedWithinDocument.Method:
+		if ev, err := cdp.PageNavigatedWithinDocument.Decode(params); err == nil && ev.FrameID == w.mainFrame {
 			w.settled = true
 		}
-	case "Page.javascriptDialogOpening":
-		if ev, err := cdp.Decode[cdp.DialogOpeningEvent](params); err == nil && ev.Type == "beforeunload" {
+	case cdp.PageJavascriptDialogOpening.Method:
+		if ev, err := cdp.PageJavascriptDialogOpening.Decode(params); err == nil && ev.Type == "beforeunload" {
 			select {
 			case w.dialogs <- ev:
 			default:
@@ -121,15 +121,15 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	defer stop()
 
 	if nav.InitScript != "" {
-		var added cdp.ScriptID
-		if err := s.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", cdp.AddScriptParams{Source: nav.InitScript}, &added); err != nil {
+		added, err := cdp.PageAddScriptToEvaluateOnNewDocument.Call(ctx, s, cdp.AddScriptParams{Source: nav.InitScript})
+		if err != nil {
 			return res, fmt.Errorf("add initScript: %w", err)
 		}
 		defer func() {
 			// Remove it even when ctx ran out: it is for this navigation only.
 			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			_ = s.Call(rctx, "Page.removeScriptToEvaluateOnNewDocument", added, nil)
+			_ = cdp.PageRemoveScriptToEvaluateOnNewDocument.Do(rctx, s, added)
 		}()
 	}
 
@@ -163,7 +163,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 		case <-w.changed:
 		case <-w.dialogs:
 			accept := !nav.DismissBeforeUnload
-			if err := s.Call(ctx, "Page.handleJavaScriptDialog", cdp.HandleDialogParams{Accept: accept}, nil); err != nil {
+			if err := cdp.PageHandleJavaScriptDialog.Do(ctx, s, cdp.HandleDialogParams{Accept: accept}); err != nil {
 				return res, fmt.Errorf("answer the page's beforeunload dialog: %w", err)
 			}
 			if !accept {
@@ -187,8 +187,8 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 func (p *Page) startNavigation(ctx context.Context, s *cdp.Session, nav Navigation) (string, error) {
 	switch nav.Type {
 	case "", "url":
-		var res cdp.NavigateResult
-		if err := s.Call(ctx, "Page.navigate", cdp.NavigateParams{URL: nav.URL}, &res); err != nil {
+		res, err := cdp.PageNavigate.Call(ctx, s, cdp.NavigateParams{URL: nav.URL})
+		if err != nil {
 			return "", fmt.Errorf("navigate to %s: %w", nav.URL, err)
 		}
 		if res.ErrorText != "" {
@@ -199,13 +199,13 @@ func (p *Page) startNavigation(ctx context.Context, s *cdp.Session, nav Navigati
 		}
 		return res.LoaderID, nil
 	case "reload":
-		if err := s.Call(ctx, "Page.reload", cdp.ReloadParams{IgnoreCache: nav.IgnoreCache}, nil); err != nil {
+		if err := cdp.PageReload.Do(ctx, s, cdp.ReloadParams{IgnoreCache: nav.IgnoreCache}); err != nil {
 			return "", fmt.Errorf("reload: %w", err)
 		}
 		return "", nil
 	case "back", "forward":
-		var h cdp.NavigationHistory
-		if err := s.Call(ctx, "Page.getNavigationHistory", nil, &h); err != nil {
+		h, err := cdp.PageGetNavigationHistory.Call(ctx, s)
+		if err != nil {
 			return "", fmt.Errorf("read history: %w", err)
 		}
 		i := h.CurrentIndex - 1
@@ -216,7 +216,7 @@ func (p *Page) startNavigation(ctx context.Context, s *cdp.Session, nav Navigati
 			where := map[string]string{"back": "the first", "forward": "the last"}[nav.Type]
 			return "", fmt.Errorf("%w: cannot go %s, this page is %s in its history", ErrNoHistory, nav.Type, where)
 		}
-		if err := s.Call(ctx, "Page.navigateToHistoryEntry", cdp.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}, nil); err != nil {
+		if err := cdp.PageNavigateToHistoryEntry.Do(ctx, s, cdp.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}); err != nil {
 			return "", fmt.Errorf("go %s: %w", nav.Type, err)
 		}
 		return "", nil

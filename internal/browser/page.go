@@ -167,25 +167,22 @@ func (p *Page) Session(ctx context.Context) (*cdp.Session, error) {
 // attach opens a flattened session to the page and enables what tools rely on.
 func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 	conn := p.browser.conn
-	var res cdp.AttachToTargetResult
-	if err := conn.Call(ctx, "", "Target.attachToTarget", cdp.AttachToTargetParams{TargetID: p.TargetID, Flatten: true}, &res); err != nil {
+	res, err := cdp.TargetAttachToTarget.Call(ctx, conn.Session(""), cdp.AttachToTargetParams{TargetID: p.TargetID, Flatten: true})
+	if err != nil {
 		return nil, fmt.Errorf("attach to page %d: %w", p.ID, err)
 	}
 	s := conn.Session(res.SessionID)
 	p.follow(s)
-	for _, c := range []struct {
-		method string
-		params any
-	}{
-		{"Page.enable", nil},
-		{"Page.setLifecycleEventsEnabled", cdp.SetLifecycleEventsEnabledParams{Enabled: true}},
-		{"Runtime.enable", nil},
-		{"Network.enable", nil},
-		{"Log.enable", nil},
-		{"Audits.enable", nil},
-		{"Target.setAutoAttach", autoAttachFrames},
+	for _, r := range []cdp.Request{
+		cdp.PageEnable,
+		cdp.PageSetLifecycleEventsEnabled.With(cdp.SetLifecycleEventsEnabledParams{Enabled: true}),
+		cdp.RuntimeEnable,
+		cdp.NetworkEnable,
+		cdp.LogEnable,
+		cdp.AuditsEnable,
+		cdp.TargetSetAutoAttach.With(autoAttachFrames),
 	} {
-		if err := s.Call(ctx, c.method, c.params, nil); err != nil {
+		if err := r.Do(ctx, s); err != nil {
 			return nil, fmt.Errorf("set up page %d: %w", p.ID, err)
 		}
 	}
@@ -203,10 +200,9 @@ func (p *Page) Evaluate(ctx context.Context, expression string) (cdp.RemoteObjec
 	if err != nil {
 		return cdp.RemoteObject{}, err
 	}
-	var res cdp.EvaluateResult
-	err = s.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{
+	res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{
 		Expression: expression, ReturnByValue: true, AwaitPromise: true, UserGesture: true,
-	}, &res)
+	})
 	if err != nil {
 		return cdp.RemoteObject{}, fmt.Errorf("evaluate: %w", err)
 	}
@@ -222,8 +218,8 @@ func (p *Page) Screenshot(ctx context.Context, params cdp.CaptureScreenshotParam
 	if err != nil {
 		return nil, err
 	}
-	var res cdp.CaptureScreenshotResult
-	if err := s.Call(ctx, "Page.captureScreenshot", params, &res); err != nil {
+	res, err := cdp.PageCaptureScreenshot.Call(ctx, s, params)
+	if err != nil {
 		return nil, fmt.Errorf("screenshot: %w", err)
 	}
 	return res.Data, nil

@@ -23,8 +23,8 @@ func (b *Browser) contextID(ctx context.Context, name string) (string, error) {
 	if ok {
 		return id, nil
 	}
-	var res cdp.CreateBrowserContextResult
-	if err := b.conn.Call(ctx, "", "Target.createBrowserContext", cdp.CreateBrowserContextParams{DisposeOnDetach: true}, &res); err != nil {
+	res, err := cdp.TargetCreateBrowserContext.Call(ctx, b.conn.Session(""), cdp.CreateBrowserContextParams{DisposeOnDetach: true})
+	if err != nil {
 		return "", fmt.Errorf("create isolated context %q: %w", name, err)
 	}
 	b.mu.Lock()
@@ -62,8 +62,8 @@ func (b *Browser) NewPage(ctx context.Context, isolatedContext string, backgroun
 		}
 		params.BrowserContextID = id
 	}
-	var res cdp.CreateTargetResult
-	if err := b.conn.Call(ctx, "", "Target.createTarget", params, &res); err != nil {
+	res, err := cdp.TargetCreateTarget.Call(ctx, b.conn.Session(""), params)
+	if err != nil {
 		return nil, fmt.Errorf("open a page: %w", err)
 	}
 	b.mu.Lock()
@@ -85,7 +85,7 @@ func (b *Browser) ClosePage(ctx context.Context, p *Page) error {
 	if len(b.Pages()) <= 1 {
 		return ErrLastPage
 	}
-	if err := b.conn.Call(ctx, "", "Target.closeTarget", cdp.CloseTargetParams{TargetID: p.TargetID}, nil); err != nil {
+	if err := cdp.TargetCloseTarget.Do(ctx, b.conn.Session(""), cdp.CloseTargetParams{TargetID: p.TargetID}); err != nil {
 		return fmt.Errorf("close page %d: %w", p.ID, err)
 	}
 	select {
@@ -100,7 +100,7 @@ func (b *Browser) ClosePage(ctx context.Context, p *Page) error {
 
 // BringToFront activates p's tab (focuses its window).
 func (b *Browser) BringToFront(ctx context.Context, p *Page) error {
-	if err := b.conn.Call(ctx, "", "Target.activateTarget", cdp.ActivateTargetParams{TargetID: p.TargetID}, nil); err != nil {
+	if err := cdp.TargetActivateTarget.Do(ctx, b.conn.Session(""), cdp.ActivateTargetParams{TargetID: p.TargetID}); err != nil {
 		return fmt.Errorf("bring page %d to front: %w", p.ID, err)
 	}
 	return nil
@@ -110,8 +110,8 @@ func (b *Browser) BringToFront(ctx context.Context, p *Page) error {
 // Chrome does not announce title changes, so lists shown to the agent are
 // refreshed first.
 func (b *Browser) Refresh(ctx context.Context) error {
-	var res cdp.GetTargetsResult
-	if err := b.conn.Call(ctx, "", "Target.getTargets", nil, &res); err != nil {
+	res, err := cdp.TargetGetTargets.Call(ctx, b.conn.Session(""), cdp.GetTargetsParams{})
+	if err != nil {
 		return fmt.Errorf("read page titles: %w", err)
 	}
 	b.mu.Lock()

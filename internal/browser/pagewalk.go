@@ -36,8 +36,8 @@ const worldName = "devtools-mcp"
 // session s, creating it the first time (Chromium then returns the same
 // world for the same name).
 func world(ctx context.Context, s *cdp.Session, frameID string) (int, error) {
-	var w cdp.CreateIsolatedWorldResult
-	if err := s.Call(ctx, "Page.createIsolatedWorld", cdp.CreateIsolatedWorldParams{FrameID: frameID, WorldName: worldName}, &w); err != nil {
+	w, err := cdp.PageCreateIsolatedWorld.Call(ctx, s, cdp.CreateIsolatedWorldParams{FrameID: frameID, WorldName: worldName})
+	if err != nil {
 		return 0, fmt.Errorf("isolated world in frame %s: %w", frameID, err)
 	}
 	return w.ExecutionContextID, nil
@@ -51,13 +51,12 @@ func readByScript(ctx context.Context, s *cdp.Session, frameID string, threshold
 	if err != nil {
 		return nil, err
 	}
-	var res cdp.EvaluateResult
-	err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
 		FunctionDeclaration: pagewalkJS,
 		ExecutionContextID:  ec,
 		Arguments:           []cdp.CallArgument{{Value: threshold}},
 		ReturnByValue:       true,
-	}, &res)
+	})
 	if err == nil && res.ExceptionDetails != nil {
 		err = fmt.Errorf("%s", res.ExceptionDetails.Text)
 	}
@@ -80,16 +79,15 @@ func readByScript(ctx context.Context, s *cdp.Session, frameID string, threshold
 // is the execution context ec; 0 when that frame's document is not read by
 // the script.
 func scriptRef(ctx context.Context, s *cdp.Session, ec, backendID int) (int, error) {
-	var obj cdp.ResolveNodeResult
-	if err := s.Call(ctx, "DOM.resolveNode", cdp.NodeRef{BackendNodeID: backendID, ExecutionContextID: ec}, &obj); err != nil {
+	obj, err := cdp.DOMResolveNode.Call(ctx, s, cdp.NodeRef{BackendNodeID: backendID, ExecutionContextID: ec})
+	if err != nil {
 		return 0, fmt.Errorf("find node %d: %w", backendID, err)
 	}
-	var res cdp.EvaluateResult
-	err := s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
 		FunctionDeclaration: `function() { const r = globalThis.__devtoolsMcp; return r && r.scripted ? r.ref(this) : 0; }`,
 		ObjectID:            obj.Object.ObjectID,
 		ReturnByValue:       true,
-	}, &res)
+	})
 	if err != nil {
 		return 0, fmt.Errorf("number node %d: %w", backendID, err)
 	}
@@ -109,12 +107,11 @@ func (p *Page) keyer(ctx context.Context, s *cdp.Session) func(backendID int) sn
 	if err != nil {
 		return byBackend
 	}
-	var res cdp.EvaluateResult
-	err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
 		FunctionDeclaration: `function() { return !!globalThis.__devtoolsMcp?.scripted; }`,
 		ExecutionContextID:  ec,
 		ReturnByValue:       true,
-	}, &res)
+	})
 	if err != nil || string(res.Result.Value) != "true" {
 		return byBackend
 	}
@@ -134,17 +131,16 @@ func backendOf(ctx context.Context, s *cdp.Session, key snapshot.Key, uid string
 	if err != nil {
 		return 0, gone
 	}
-	var res cdp.EvaluateResult
-	err = s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
 		FunctionDeclaration: `function(ref) { const n = globalThis.__devtoolsMcp?.byRef.get(ref)?.deref(); return n && n.isConnected ? n : null; }`,
 		ExecutionContextID:  ec,
 		Arguments:           []cdp.CallArgument{{Value: key.BackendNodeID}},
-	}, &res)
+	})
 	if err != nil || res.Result.ObjectID == "" {
 		return 0, gone
 	}
-	var d cdp.DescribeNodeResult
-	if err := s.Call(ctx, "DOM.describeNode", cdp.NodeRef{ObjectID: res.Result.ObjectID}, &d); err != nil {
+	d, err := cdp.DOMDescribeNode.Call(ctx, s, cdp.NodeRef{ObjectID: res.Result.ObjectID})
+	if err != nil {
 		return 0, gone
 	}
 	return d.Node.BackendNodeID, nil

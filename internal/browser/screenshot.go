@@ -74,8 +74,8 @@ func (p *Page) Capture(ctx context.Context, o ScreenshotOptions) ([]byte, error)
 		clip.Scale = downscale(clip.Width*box.DPR, clip.Height*box.DPR, o.MaxWidth, o.MaxHeight)
 		params.Clip = clip
 	}
-	var res cdp.CaptureScreenshotResult
-	if err := s.Call(ctx, "Page.captureScreenshot", params, &res); err != nil {
+	res, err := cdp.PageCaptureScreenshot.Call(ctx, s, params)
+	if err != nil {
 		return nil, fmt.Errorf("screenshot: %w", err)
 	}
 	return res.Data, nil

@@ -50,8 +50,8 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, th
 	}
 	ec := 0 // f's isolated world, once needed
 	for _, child := range ft.ChildFrames {
-		var owner cdp.GetFrameOwnerResult
-		if err := s.Call(ctx, "DOM.getFrameOwner", cdp.GetFrameOwnerParams{FrameID: child.Frame.ID}, &owner); err != nil {
+		owner, err := cdp.DOMGetFrameOwner.Call(ctx, s, cdp.GetFrameOwnerParams{FrameID: child.Frame.ID})
+		if err != nil {
 			continue
 		}
 		cs, ct := s, child
@@ -97,8 +97,8 @@ func (p *Page) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, thre
 			p.browser.m.log.Info("snapshot: reading the frame in the page failed, using Chrome's accessibility tree", "page", p.ID, "err", err)
 		}
 	}
-	var ax cdp.GetFullAXTreeResult
-	if err := s.Call(ctx, "Accessibility.getFullAXTree", cdp.GetFullAXTreeParams{FrameID: fr.ID}, &ax); err != nil {
+	ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{FrameID: fr.ID})
+	if err != nil {
 		return nil, fmt.Errorf("snapshot of frame %s: %w", fr.URL, err)
 	}
 	return &snapshot.Frame{Scope: s.ID, Nodes: ax.Nodes}, nil
@@ -108,8 +108,8 @@ func (p *Page) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, thre
 // cross-process iframes announced on s (missing from Page.getFrameTree)
 // added under the frame whose document holds their <iframe>.
 func (p *Page) frameTree(ctx context.Context, s *cdp.Session) (cdp.FrameTree, error) {
-	var res cdp.GetFrameTreeResult
-	if err := s.Call(ctx, "Page.getFrameTree", nil, &res); err != nil {
+	res, err := cdp.PageGetFrameTree.Call(ctx, s)
+	if err != nil {
 		return cdp.FrameTree{}, err
 	}
 	tree := res.FrameTree
@@ -144,26 +144,25 @@ func findFrame(tree *cdp.FrameTree, id string) *cdp.FrameTree {
 // ownerFrame returns the id of the frame (of session s's process) whose
 // document holds the <iframe> of frame id, or "" when it is not known.
 func ownerFrame(ctx context.Context, s *cdp.Session, id string) string {
-	var owner cdp.GetFrameOwnerResult
-	if err := s.Call(ctx, "DOM.getFrameOwner", cdp.GetFrameOwnerParams{FrameID: id}, &owner); err != nil {
+	owner, err := cdp.DOMGetFrameOwner.Call(ctx, s, cdp.GetFrameOwnerParams{FrameID: id})
+	if err != nil {
 		return ""
 	}
-	var el cdp.ResolveNodeResult
-	if err := s.Call(ctx, "DOM.resolveNode", cdp.NodeRef{BackendNodeID: owner.BackendNodeID}, &el); err != nil {
+	el, err := cdp.DOMResolveNode.Call(ctx, s, cdp.NodeRef{BackendNodeID: owner.BackendNodeID})
+	if err != nil {
 		return ""
 	}
 	// The <iframe> element of the document the owner is in, if that is
 	// not the main frame's.
-	var host cdp.EvaluateResult
-	err := s.Call(ctx, "Runtime.callFunctionOn", cdp.CallFunctionOnParams{
+	host, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
 		FunctionDeclaration: `function() { return this.ownerDocument.defaultView?.frameElement ?? null; }`,
 		ObjectID:            el.Object.ObjectID,
-	}, &host)
+	})
 	if err != nil || host.Result.ObjectID == "" {
 		return ""
 	}
-	var d cdp.DescribeNodeResult
-	if err := s.Call(ctx, "DOM.describeNode", cdp.NodeRef{ObjectID: host.Result.ObjectID}, &d); err != nil {
+	d, err := cdp.DOMDescribeNode.Call(ctx, s, cdp.NodeRef{ObjectID: host.Result.ObjectID})
+	if err != nil {
 		return ""
 	}
 	return d.Node.FrameID

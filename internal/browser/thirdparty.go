@@ -176,8 +176,8 @@ func (p *Page) DiscoverTools(ctx context.Context) (Discovery, error) {
 		}
 		// runImmediately marks the current document too, so that the next
 		// discovery here does not add the script again.
-		params := map[string]any{"source": "(" + toolsJS + ")(true)", "runImmediately": true}
-		if err := s.Call(ctx, "Page.addScriptToEvaluateOnNewDocument", params, nil); err != nil {
+		params := cdp.AddScriptParams{Source: "(" + toolsJS + ")(true)", RunImmediately: true}
+		if err := cdp.PageAddScriptToEvaluateOnNewDocument.Do(ctx, s, params); err != nil {
 			return Discovery{}, fmt.Errorf("install window.__dtmcp for later documents: %w", err)
 		}
 	}

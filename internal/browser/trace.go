@@ -75,10 +75,10 @@ func (p *Page) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error
 	}
 	t := &Trace{session: s, complete: make(chan cdp.TracingCompleteEvent, 1), emulation: p.Emulation()}
 	t.unlisten = s.Listen(func(method string, params json.RawMessage) {
-		if method != "Tracing.tracingComplete" {
+		if method != cdp.TracingTracingComplete.Method {
 			return
 		}
-		if ev, err := cdp.Decode[cdp.TracingCompleteEvent](params); err == nil {
+		if ev, err := cdp.TracingTracingComplete.Decode(params); err == nil {
 			select {
 			case t.complete <- ev:
 			default:
@@ -89,7 +89,7 @@ func (p *Page) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error
 	if opts.ScriptSources {
 		categories = append(slices.Clip(categories), ScriptSourceCategories...)
 	}
-	err = s.Call(ctx, "Tracing.start", cdp.TracingStartParams{
+	err = cdp.TracingStart.Do(ctx, s, cdp.TracingStartParams{
 		TransferMode: "ReturnAsStream",
 		StreamFormat: "json",
 		TraceConfig: &cdp.TraceConfig{
@@ -97,7 +97,7 @@ func (p *Page) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error
 			IncludedCategories: categories,
 			ExcludedCategories: []string{"*"},
 		},
-	}, nil)
+	})
 	if err != nil {
 		t.unlisten()
 		if strings.Contains(err.Error(), "already") {
@@ -113,7 +113,7 @@ func (p *Page) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error
 // reports whether Chrome lost data because its trace buffer filled up.
 func (t *Trace) Stop(ctx context.Context, w io.Writer) (dataLoss bool, err error) {
 	defer t.unlisten()
-	if err := t.session.Call(ctx, "Tracing.end", nil, nil); err != nil {
+	if err := cdp.TracingEnd.Do(ctx, t.session); err != nil {
 		return false, fmt.Errorf("stop tracing: %w", err)
 	}
 	var done cdp.TracingCompleteEvent
@@ -131,7 +131,7 @@ func (t *Trace) Stop(ctx context.Context, w io.Writer) (dataLoss bool, err error
 		// Free Chrome's copy even when reading failed or ctx ran out.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = t.session.Call(cctx, "IO.close", cdp.IOCloseParams{Handle: done.Stream}, nil)
+		_ = cdp.IOClose.Do(cctx, t.session, cdp.IOCloseParams{Handle: done.Stream})
 	}()
 	return done.DataLossOccurred, readStream(ctx, t.session, done.Stream, w)
 }
@@ -140,8 +140,8 @@ func (t *Trace) Stop(ctx context.Context, w io.Writer) (dataLoss bool, err error
 func readStream(ctx context.Context, s *cdp.Session, handle string, w io.Writer) error {
 	var buf []byte
 	for {
-		var chunk cdp.IOReadResult
-		if err := s.Call(ctx, "IO.read", cdp.IOReadParams{Handle: handle, Size: traceChunk}, &chunk); err != nil {
+		chunk, err := cdp.IORead.Call(ctx, s, cdp.IOReadParams{Handle: handle, Size: traceChunk})
+		if err != nil {
 			return fmt.Errorf("read trace: %w", err)
 		}
 		data := []byte(chunk.Data)

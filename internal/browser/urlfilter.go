@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
 
 // urlFilter enforces --blockedUrlPattern and --allowedUrlPattern for every
@@ -119,16 +121,11 @@ func (f *urlFilter) why(u string) string {
 // install starts intercepting every request of the browser.
 func (f *urlFilter) install(ctx context.Context, b *Browser) error {
 	b.conn.Listen("", func(method string, params json.RawMessage) {
-		if method != "Fetch.requestPaused" {
+		if method != cdp.FetchRequestPaused.Method {
 			return
 		}
-		var ev struct {
-			RequestID string `json:"requestId"`
-			Request   struct {
-				URL string `json:"url"`
-			} `json:"request"`
-		}
-		if json.Unmarshal(params, &ev) != nil {
+		ev, err := cdp.FetchRequestPaused.Decode(params)
+		if err != nil {
 			return
 		}
 		why := f.verdict(ev.Request.URL)
@@ -144,13 +141,13 @@ func (f *urlFilter) install(ctx context.Context, b *Browser) error {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			if why != "" {
-				_ = b.conn.Call(ctx, "", "Fetch.failRequest", map[string]string{"requestId": ev.RequestID, "errorReason": "BlockedByClient"}, nil)
+				_ = cdp.FetchFailRequest.Do(ctx, b.conn.Session(""), cdp.FailRequestParams{RequestID: ev.RequestID, ErrorReason: "BlockedByClient"})
 			} else {
-				_ = b.conn.Call(ctx, "", "Fetch.continueRequest", map[string]string{"requestId": ev.RequestID}, nil)
+				_ = cdp.FetchContinueRequest.Do(ctx, b.conn.Session(""), cdp.ContinueRequestParams{RequestID: ev.RequestID})
 			}
 		}()
 	})
-	if err := b.conn.Call(ctx, "", "Fetch.enable", map[string]any{"patterns": []map[string]string{{"urlPattern": "*"}}}, nil); err != nil {
+	if err := cdp.FetchEnable.Do(ctx, b.conn.Session(""), cdp.FetchEnableParams{Patterns: []cdp.RequestPattern{{URLPattern: "*"}}}); err != nil {
 		return fmt.Errorf("enforce URL patterns: %w", err)
 	}
 	return nil

@@ -40,18 +40,18 @@ func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
 	var mu sync.Mutex
 	var added []cdp.WebMCPTool
 	stop := p.watch(func(ev Event) {
-		if ev.SessionID != s.ID || ev.Method != "WebMCP.toolsAdded" {
+		if ev.SessionID != s.ID || ev.Method != cdp.WebMCPToolsAdded.Method {
 			return
 		}
-		if e, err := cdp.Decode[cdp.WebMCPToolsAddedEvent](ev.Params); err == nil {
+		if e, err := cdp.WebMCPToolsAdded.Decode(ev.Params); err == nil {
 			mu.Lock()
 			added = append(added, e.Tools...)
 			mu.Unlock()
 		}
 	})
 	defer stop()
-	for _, method := range []string{"WebMCP.disable", "WebMCP.enable"} {
-		if err := s.Call(ctx, method, nil, nil); err != nil {
+	for _, a := range []cdp.Action{cdp.WebMCPDisable, cdp.WebMCPEnable} {
+		if err := a.Do(ctx, s); err != nil {
 			if ce := (*cdp.Error)(nil); errors.As(err, &ce) && ce.Code == -32601 {
 				return nil, fmt.Errorf("%w: this Chrome has no WebMCP protocol domain", ErrWebMCPUnsupported)
 			}
@@ -101,10 +101,10 @@ func (p *Page) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.Ra
 	}
 	responded := make(chan cdp.WebMCPToolRespondedEvent, 8)
 	stop := p.watch(func(ev Event) {
-		if ev.SessionID != s.ID || ev.Method != "WebMCP.toolResponded" {
+		if ev.SessionID != s.ID || ev.Method != cdp.WebMCPToolResponded.Method {
 			return
 		}
-		if e, err := cdp.Decode[cdp.WebMCPToolRespondedEvent](ev.Params); err == nil {
+		if e, err := cdp.WebMCPToolResponded.Decode(ev.Params); err == nil {
 			select {
 			case responded <- e:
 			default: // an answer to another invocation nobody waits for
@@ -112,8 +112,7 @@ func (p *Page) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.Ra
 		}
 	})
 	defer stop()
-	var inv cdp.WebMCPInvokeToolResult
-	err = s.Call(ctx, "WebMCP.invokeTool", cdp.WebMCPInvokeToolParams{FrameID: t.FrameID, ToolName: t.Name, Input: input}, &inv)
+	inv, err := cdp.WebMCPInvokeTool.Call(ctx, s, cdp.WebMCPInvokeToolParams{FrameID: t.FrameID, ToolName: t.Name, Input: input})
 	if err != nil {
 		return WebMCPResult{}, fmt.Errorf("invoke WebMCP tool %q: %w", t.Name, err)
 	}
@@ -131,7 +130,7 @@ func (p *Page) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.Ra
 		case <-ctx.Done():
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			_ = s.Call(cctx, "WebMCP.cancelInvocation", cdp.WebMCPCancelInvocationParams(inv), nil)
+			_ = cdp.WebMCPCancelInvocation.Do(cctx, s, cdp.WebMCPCancelInvocationParams(inv))
 			return WebMCPResult{}, fmt.Errorf("WebMCP tool %q did not answer in time, so its invocation was canceled: %w", t.Name, ctx.Err())
 		}
 	}
