@@ -786,8 +786,8 @@ func browserDetails(ctx context.Context, b *browser.Browser) string {
 		return "Browser: none yet; the next tool command launches or attaches one.\n"
 	}
 	var s strings.Builder
-	var v cdp.BrowserVersion
-	if err := b.Conn().Call(ctx, "", "Browser.getVersion", nil, &v); err != nil {
+	v, err := cdp.BrowserGetVersion.Call(ctx, b.Conn().Session(""))
+	if err != nil {
 		fmt.Fprintf(&s, "Browser: version unknown (%v)\n", err)
 	} else {
 		fmt.Fprintf(&s, "Browser: %s\n", v.Product)

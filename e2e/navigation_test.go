@@ -322,8 +322,8 @@ func TestManyTabsAreListedWithoutAttaching(t *testing.T) {
 	if n := strings.Count(list, "about:blank"); n != 201 {
 		t.Fatalf("list_pages shows %d blank pages, want 201", n)
 	}
-	var targets cdp.GetTargetsResult
-	if err := conn.Call(context.Background(), "", "Target.getTargets", nil, &targets); err != nil {
+	targets, err := cdp.TargetGetTargets.Call(context.Background(), conn.Session(""), cdp.GetTargetsParams{})
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ti := range targets.TargetInfos {
@@ -361,7 +361,7 @@ func openTabs(t testing.TB, ws string, n int) *cdp.Conn {
 	conn := cdp.NewConn(tr)
 	t.Cleanup(func() { conn.Close() })
 	for range n {
-		if err := conn.Call(ctx, "", "Target.createTarget", cdp.CreateTargetParams{URL: "about:blank"}, nil); err != nil {
+		if err := cdp.TargetCreateTarget.Do(ctx, conn.Session(""), cdp.CreateTargetParams{URL: "about:blank"}); err != nil {
 			t.Fatal(err)
 		}
 	}

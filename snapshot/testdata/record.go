@@ -198,7 +198,7 @@ func launch(ctx context.Context, exe string) (*cdp.Conn, func(), error) {
 		_ = cmd.Wait()
 		os.RemoveAll(profile)
 	}
-	if err := conn.Call(ctx, "", "Browser.getVersion", nil, nil); err != nil {
+	if err := cdp.BrowserGetVersion.Do(ctx, conn.Session("")); err != nil {
 		stop()
 		return nil, nil, fmt.Errorf("chromium did not answer: %w", err)
 	}
@@ -213,21 +213,21 @@ type recorder struct {
 }
 
 func (r *recorder) run(ctx context.Context, base, outDir string, dump bool) error {
-	var created cdp.CreateTargetResult
-	if err := r.conn.Call(ctx, "", "Target.createTarget", cdp.CreateTargetParams{URL: "about:blank"}, &created); err != nil {
+	created, err := cdp.TargetCreateTarget.Call(ctx, r.conn.Session(""), cdp.CreateTargetParams{URL: "about:blank"})
+	if err != nil {
 		return err
 	}
-	var att cdp.AttachToTargetResult
-	if err := r.conn.Call(ctx, "", "Target.attachToTarget", cdp.AttachToTargetParams{TargetID: created.TargetID, Flatten: true}, &att); err != nil {
+	att, err := cdp.TargetAttachToTarget.Call(ctx, r.conn.Session(""), cdp.AttachToTargetParams{TargetID: created.TargetID, Flatten: true})
+	if err != nil {
 		return err
 	}
 	page := r.conn.Session(att.SessionID)
 	r.attached = map[string]string{}
 	page.Listen(func(method string, params json.RawMessage) {
-		if method != "Target.attachedToTarget" {
+		if method != cdp.TargetAttachedToTarget.Method {
 			return
 		}
-		ev, err := cdp.Decode[cdp.AttachedToTargetEvent](params)
+		ev, err := cdp.TargetAttachedToTarget.Decode(params)
 		if err != nil || ev.TargetInfo.Type != "iframe" {
 			return
 		}
@@ -235,14 +235,12 @@ func (r *recorder) run(ctx context.Context, base, outDir string, dump bool) erro
 		r.attached[ev.TargetInfo.TargetID] = ev.SessionID
 		r.mu.Unlock()
 	})
-	for _, m := range []string{"Page.enable", "DOM.enable", "Accessibility.enable", "Runtime.enable"} {
-		if err := page.Call(ctx, m, nil, nil); err != nil {
+	for _, a := range []cdp.Action{cdp.PageEnable, cdp.DOMEnable, cdp.AccessibilityEnable, cdp.RuntimeEnable} {
+		if err := a.Do(ctx, page); err != nil {
 			return err
 		}
 	}
-	if err := page.Call(ctx, "Target.setAutoAttach", map[string]any{
-		"autoAttach": true, "waitForDebuggerOnStart": false, "flatten": true,
-	}, nil); err != nil {
+	if err := cdp.TargetSetAutoAttach.Do(ctx, page, cdp.SetAutoAttachParams{AutoAttach: true, Flatten: true}); err != nil {
 		return err
 	}
 
@@ -263,8 +261,8 @@ func (r *recorder) run(ctx context.Context, base, outDir string, dump bool) erro
 	if err := write(outDir, "form.json", form); err != nil {
 		return err
 	}
-	var res cdp.EvaluateResult
-	if err := page.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{Expression: changeScript, ReturnByValue: true}, &res); err != nil {
+	res, err := cdp.RuntimeEvaluate.Call(ctx, page, cdp.EvaluateParams{Expression: changeScript, ReturnByValue: true})
+	if err != nil {
 		return err
 	}
 	if res.ExceptionDetails != nil {
@@ -304,19 +302,18 @@ func (r *recorder) run(ctx context.Context, base, outDir string, dump bool) erro
 
 // navigate loads url and waits until the document and its frames are loaded.
 func navigate(ctx context.Context, s *cdp.Session, url string) error {
-	var nav cdp.NavigateResult
-	if err := s.Call(ctx, "Page.navigate", cdp.NavigateParams{URL: url}, &nav); err != nil {
+	nav, err := cdp.PageNavigate.Call(ctx, s, cdp.NavigateParams{URL: url})
+	if err != nil {
 		return err
 	}
 	if nav.ErrorText != "" {
 		return fmt.Errorf("navigate %s: %s", url, nav.ErrorText)
 	}
 	for {
-		var res cdp.EvaluateResult
-		err := s.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{
+		res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{
 			Expression:    `document.readyState === 'complete' && location.href === ` + jsString(url),
 			ReturnByValue: true,
-		}, &res)
+		})
 		if err == nil && string(res.Result.Value) == "true" {
 			break
 		}
@@ -339,8 +336,8 @@ func jsString(s string) string {
 // frame fetches the AX tree of one frame (frameID "" = the session's main
 // frame) and the backend ids of its password inputs.
 func (r *recorder) frame(ctx context.Context, s *cdp.Session, scope, frameID string) (*frame, error) {
-	var ax cdp.GetFullAXTreeResult
-	if err := s.Call(ctx, "Accessibility.getFullAXTree", cdp.GetFullAXTreeParams{FrameID: frameID}, &ax); err != nil {
+	ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{FrameID: frameID})
+	if err != nil {
 		return nil, err
 	}
 	f := &frame{Scope: scope, Nodes: ax.Nodes}
@@ -367,28 +364,18 @@ func (r *recorder) frame(ctx context.Context, s *cdp.Session, scope, frameID str
 // passwords returns the backend ids of the <input type=password> elements
 // of the session's documents (piercing frames of the same process).
 func passwords(ctx context.Context, s *cdp.Session) ([]int, error) {
-	var doc struct {
-		Root struct {
-			NodeID int `json:"nodeId"`
-		} `json:"root"`
-	}
-	if err := s.Call(ctx, "DOM.getDocument", map[string]any{"depth": -1, "pierce": true}, &doc); err != nil {
+	doc, err := cdp.DOMGetDocument.Call(ctx, s, cdp.GetDocumentParams{Depth: -1, Pierce: true})
+	if err != nil {
 		return nil, err
 	}
-	var found struct {
-		NodeIDs []int `json:"nodeIds"`
-	}
-	if err := s.Call(ctx, "DOM.querySelectorAll", map[string]any{"nodeId": doc.Root.NodeID, "selector": "input[type=password]"}, &found); err != nil {
+	found, err := cdp.DOMQuerySelectorAll.Call(ctx, s, cdp.QuerySelectorAllParams{NodeID: doc.Root.NodeID, Selector: "input[type=password]"})
+	if err != nil {
 		return nil, err
 	}
 	var ids []int
 	for _, id := range found.NodeIDs {
-		var d struct {
-			Node struct {
-				BackendNodeID int `json:"backendNodeId"`
-			} `json:"node"`
-		}
-		if err := s.Call(ctx, "DOM.describeNode", map[string]any{"nodeId": id}, &d); err != nil {
+		d, err := cdp.DOMDescribeNode.Call(ctx, s, cdp.NodeRef{NodeID: id})
+		if err != nil {
 			return nil, err
 		}
 		ids = append(ids, d.Node.BackendNodeID)
@@ -400,10 +387,8 @@ func passwords(ctx context.Context, s *cdp.Session) ([]int, error) {
 // frames through the page session (same Scope), out-of-process iframes
 // through their auto-attached sessions (a Scope of their own).
 func (r *recorder) frameTree(ctx context.Context, page *cdp.Session) (*frame, error) {
-	var tree struct {
-		FrameTree frameTreeNode `json:"frameTree"`
-	}
-	if err := page.Call(ctx, "Page.getFrameTree", nil, &tree); err != nil {
+	tree, err := cdp.PageGetFrameTree.Call(ctx, page)
+	if err != nil {
 		return nil, err
 	}
 	root, err := r.frame(ctx, page, "main", "")
@@ -412,10 +397,8 @@ func (r *recorder) frameTree(ctx context.Context, page *cdp.Session) (*frame, er
 	}
 	oopif := 0
 	for _, child := range tree.FrameTree.ChildFrames {
-		var owner struct {
-			BackendNodeID int `json:"backendNodeId"`
-		}
-		if err := page.Call(ctx, "DOM.getFrameOwner", map[string]any{"frameId": child.Frame.ID}, &owner); err != nil {
+		owner, err := cdp.DOMGetFrameOwner.Call(ctx, page, cdp.GetFrameOwnerParams{FrameID: child.Frame.ID})
+		if err != nil {
 			return nil, fmt.Errorf("owner of frame %s: %w", child.Frame.URL, err)
 		}
 		r.mu.Lock()
@@ -444,10 +427,8 @@ func (r *recorder) frameTree(ctx context.Context, page *cdp.Session) (*frame, er
 		}
 		r.mu.Unlock()
 		for targetID, sid := range ids {
-			var owner struct {
-				BackendNodeID int `json:"backendNodeId"`
-			}
-			if err := page.Call(ctx, "DOM.getFrameOwner", map[string]any{"frameId": targetID}, &owner); err != nil {
+			owner, err := cdp.DOMGetFrameOwner.Call(ctx, page, cdp.GetFrameOwnerParams{FrameID: targetID})
+			if err != nil {
 				continue // an iframe of an earlier page
 			}
 			oopif++
@@ -460,11 +441,6 @@ func (r *recorder) frameTree(ctx context.Context, page *cdp.Session) (*frame, er
 		}
 	}
 	return root, nil
-}
-
-type frameTreeNode struct {
-	Frame       cdp.Frame       `json:"frame"`
-	ChildFrames []frameTreeNode `json:"childFrames"`
 }
 
 // write stores f as JSON (gzipped when name ends in .gz).
