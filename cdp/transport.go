@@ -5,6 +5,14 @@
 // --remote-debugging-pipe ([NewPipeTransport]). A [Conn] multiplexes calls and
 // events over one Transport, using flattened sessions to talk to pages and
 // other targets.
+//
+// Each command and event the server uses is declared once, beside its param
+// and result structs, and named after its method: PageNavigate is
+// Command[NavigateParams, NavigateResult]{"Page.navigate"}, sent with
+// PageNavigate.Call(ctx, session, params). [Query] and [Action] are the
+// commands without params (and, for Action, without a result worth reading);
+// an [Event] decodes its own params. Code outside this package writes no
+// method names (a test enforces it).
 package cdp
 
 import (
