@@ -11,10 +11,36 @@ import (
 )
 
 // outbound carries one side's messages to its peer, one whole line at a
-// time. A stream connection's lineWriter is one; a Streamable HTTP
-// transport would route each line to the right response or event stream.
+// time. A stream connection's lineWriter is one; so is the route of a
+// request answered on its own HTTP response (see route).
 type outbound interface {
 	writeLine(line []byte) error
+}
+
+// route carries the messages that belong to one client request somewhere
+// other than the connection's own stream: a Streamable HTTP POST is
+// answered on its own HTTP response, and what the server sends while
+// handling it (progress, logs, roots/list, elicitation/create) travels
+// there too. The request's handler context holds its route, so everything
+// sent with that context finds it (see outboundFor).
+type route interface {
+	outbound // requests and notifications sent while the request runs
+	// respond takes the request's response, the route's last message. A
+	// nil line says that no response will come (the client cancelled the
+	// request, or the session ended before it ran).
+	respond(line []byte)
+}
+
+// routeKey is the context key of a request's route.
+type routeKey struct{}
+
+// outboundFor returns the route of the request ctx belongs to, or def when
+// ctx has none (stream connections, and messages not tied to a request).
+func outboundFor(ctx context.Context, def outbound) outbound {
+	if rt, ok := ctx.Value(routeKey{}).(route); ok {
+		return rt
+	}
+	return def
 }
 
 // caller is the requesting half of a connection, shared by the server
@@ -77,7 +103,7 @@ func (c *caller) call(ctx context.Context, method string, params, result any) er
 		c.mu.Unlock()
 	}()
 
-	if err := c.write(wireRequest{JSONRPC: "2.0", ID: id, Method: method, Params: rawParams}); err != nil {
+	if err := c.write(ctx, wireRequest{JSONRPC: "2.0", ID: id, Method: method, Params: rawParams}); err != nil {
 		if errors.Is(err, errWriterClosed) {
 			return c.endErr()
 		}
@@ -100,7 +126,7 @@ func (c *caller) call(ctx context.Context, method string, params, result any) er
 			RequestID json.RawMessage `json:"requestId"`
 			Reason    string          `json:"reason,omitempty"`
 		}{id, ctx.Err().Error()}
-		_ = c.notify("notifications/cancelled", cancel) // best effort: we are not waiting any more
+		_ = c.notify(ctx, "notifications/cancelled", cancel) // best effort: we are not waiting any more
 		return ctx.Err()
 	case <-c.done:
 		return c.endErr()
@@ -132,9 +158,10 @@ func (c *caller) deliver(msg *incoming) bool {
 	return true
 }
 
-// notify sends a notification. After the connection has closed it does
-// nothing: notifications are best effort.
-func (c *caller) notify(method string, params any) error {
+// notify sends a notification, on the route of the request ctx belongs to
+// if it has one. After the connection has closed it does nothing:
+// notifications are best effort.
+func (c *caller) notify(ctx context.Context, method string, params any) error {
 	req := wireRequest{JSONRPC: "2.0", Method: method}
 	if params != nil {
 		raw, err := marshalJSON(params)
@@ -143,18 +170,19 @@ func (c *caller) notify(method string, params any) error {
 		}
 		req.Params = raw
 	}
-	err := c.write(req)
+	err := c.write(ctx, req)
 	if errors.Is(err, errWriterClosed) {
 		return nil
 	}
 	return err
 }
 
-// write encodes v and writes it as one line.
-func (c *caller) write(v any) error {
+// write encodes v and writes it as one line, on the route of the request
+// ctx belongs to if it has one.
+func (c *caller) write(ctx context.Context, v any) error {
 	line, err := encodeLine(v)
 	if err != nil {
 		return err
 	}
-	return c.out.writeLine(line)
+	return outboundFor(ctx, c.out).writeLine(line)
 }

@@ -69,7 +69,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 
 // Notify sends the notification method with params (omitted when nil).
 func (c *Client) Notify(method string, params any) error {
-	return c.notify(method, params)
+	return c.notify(context.Background(), method, params)
 }
 
 // Wait blocks until the server closes the connection and returns nil, or
@@ -130,6 +130,6 @@ func (c *Client) handleLine(line []byte) {
 	case kindRequest:
 		resp := wireResponse{JSONRPC: "2.0", ID: msg.id,
 			Error: errorf(CodeMethodNotFound, "this client does not implement %s", msg.method)}
-		_ = c.write(resp) // a failed write ends the connection, which readLoop sees
+		_ = c.write(context.Background(), resp) // a failed write ends the connection, which readLoop sees
 	}
 }

@@ -14,10 +14,10 @@ import (
 // conn is one stream connection, the state of one Serve call: the
 // session it carries, the line writer to the client, and the client's
 // requests being handled. Nothing in it but readLoop knows about the
-// stream: a Streamable HTTP transport would keep one conn per
-// Mcp-Session-Id, pass it each POSTed message through handleLine, and give
-// it a writer that routes each line to the right HTTP response or event
-// stream.
+// stream: the Streamable HTTP transport (http.go) keeps one conn per
+// Mcp-Session-Id, hands it each POSTed message, gives each request a route
+// to its HTTP response, and gives the conn a writer that feeds the
+// session's GET event stream.
 type conn struct {
 	s      *Server
 	ss     *Session
@@ -79,7 +79,7 @@ func (c *conn) readLoop(lr *lineReader) error {
 		case err == nil:
 		case errors.Is(err, errLineTooLong):
 			c.s.logger.Warn("jsonrpc: discarded a message over the line limit", "limit", lr.max)
-			c.respond(nullID, nil, errorf(CodeParseError,
+			c.respond(nil, nullID, nil, errorf(CodeParseError,
 				"parse error: the message is longer than the %d-byte limit and was discarded", lr.max))
 			continue
 		case errors.Is(err, io.EOF):
@@ -108,12 +108,12 @@ func (c *conn) handleLine(line []byte) {
 	msg, fail := parseMessage(line)
 	if fail != nil {
 		c.s.logger.Warn("jsonrpc: rejected a message", "code", fail.err.Code, "error", fail.err.Message, "id", string(fail.id))
-		c.respond(fail.id, nil, fail.err)
+		c.respond(nil, fail.id, nil, fail.err)
 		return
 	}
 	switch msg.kind {
 	case kindRequest:
-		c.handleRequest(msg)
+		c.handleRequest(msg, nil)
 	case kindNotification:
 		c.handleNotification(msg)
 	case kindResponse:
@@ -126,21 +126,29 @@ func (c *conn) handleLine(line []byte) {
 // handleRequest registers a request as in flight and runs it: cheap
 // built-in methods inline on the reader goroutine, so their effects are
 // ordered with the messages that follow, and handler-backed methods on
-// their own goroutine.
-func (c *conn) handleRequest(msg *incoming) {
+// their own goroutine. rt, when not nil, is where the response and
+// everything sent under the request's context go; otherwise they go to
+// the connection's stream. rt is always answered (see route.respond).
+func (c *conn) handleRequest(msg *incoming, rt route) {
 	key := idKey(msg.id)
 	c.mu.Lock()
 	if c.closing {
 		c.mu.Unlock()
+		if rt != nil {
+			rt.respond(nil)
+		}
 		return
 	}
 	if _, dup := c.inflight[key]; dup {
 		c.mu.Unlock()
-		c.respond(msg.id, nil, errorf(CodeInvalidRequest,
+		c.respond(rt, msg.id, nil, errorf(CodeInvalidRequest,
 			"invalid request: id %s is already used by a request that is still running; use a new id for each request", msg.id))
 		return
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
+	if rt != nil {
+		ctx = context.WithValue(ctx, routeKey{}, rt)
+	}
 	cl := &call{method: msg.method, cancel: cancel}
 	c.inflight[key] = cl
 	c.wg.Add(1)
@@ -156,9 +164,12 @@ func (c *conn) handleRequest(msg *incoming) {
 		cancel()
 		if cancelled {
 			c.s.logger.Debug("jsonrpc: not answering a cancelled request", "method", msg.method, "id", string(msg.id))
+			if rt != nil {
+				rt.respond(nil)
+			}
 			return
 		}
-		c.respond(msg.id, result, rerr)
+		c.respond(rt, msg.id, result, rerr)
 	}
 	switch msg.method {
 	case "tools/call", "tools/list":
@@ -240,9 +251,9 @@ func (c *conn) deliver(msg *incoming) {
 	}
 }
 
-// respond sends the response to request id: rerr when it is non-nil,
-// result otherwise.
-func (c *conn) respond(id json.RawMessage, result any, rerr *Error) {
+// respond sends the response to request id, rerr when it is non-nil and
+// result otherwise, to rt or, when rt is nil, to the connection's stream.
+func (c *conn) respond(rt route, id json.RawMessage, result any, rerr *Error) {
 	resp := wireResponse{JSONRPC: "2.0", ID: id, Error: rerr}
 	if rerr == nil {
 		raw, err := marshalJSON(result)
@@ -263,6 +274,13 @@ func (c *conn) respond(id json.RawMessage, result any, rerr *Error) {
 	}
 	if err != nil {
 		c.s.logger.Error("jsonrpc: could not encode a response", "id", string(id), "err", err)
+		if rt != nil {
+			rt.respond(nil)
+		}
+		return
+	}
+	if rt != nil {
+		rt.respond(line)
 		return
 	}
 	if err := c.out.writeLine(line); err != nil && !errors.Is(err, errWriterClosed) {

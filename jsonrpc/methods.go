@@ -175,7 +175,7 @@ func (c *conn) callTool(ctx context.Context, params json.RawMessage) (any, *Erro
 	}
 
 	if token := progressToken(p.Meta); token != nil {
-		pr := &progressReporter{ss: c.ss, token: token}
+		pr := &progressReporter{ctx: ctx, ss: c.ss, token: token}
 		defer pr.done.Store(true)
 		ctx = context.WithValue(ctx, progressKey{}, pr)
 	}

@@ -12,6 +12,7 @@ type progressKey struct{}
 // progressReporter sends notifications/progress for one tools/call that
 // carried params._meta.progressToken.
 type progressReporter struct {
+	ctx   context.Context // the call's: its route carries the notifications
 	ss    *Session
 	token json.RawMessage
 	done  atomic.Bool // the call has returned: MCP forbids progress after the response
@@ -42,7 +43,7 @@ func (p *progressReporter) report(progress, total float64, message string) {
 		Total         float64         `json:"total,omitempty"`
 		Message       string          `json:"message,omitempty"`
 	}{p.token, progress, total, message}
-	if err := p.ss.notify("notifications/progress", params); err != nil {
+	if err := p.ss.notify(p.ctx, "notifications/progress", params); err != nil {
 		p.ss.logger.Debug("jsonrpc: could not send progress", "err", err)
 	}
 }

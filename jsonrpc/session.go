@@ -23,6 +23,7 @@ import (
 type Session struct {
 	*caller
 	logger *slog.Logger
+	id     string // the transport's name for the session; set before it runs
 
 	logLevel atomic.Int32 // minimum level index the client asked for, or levelUnset
 
@@ -76,6 +77,12 @@ func newSession(out outbound, logger *slog.Logger) *Session {
 	return ss
 }
 
+// ID returns the transport's identifier of the session: its
+// Mcp-Session-Id over Streamable HTTP, "" over a stream (stdio, a daemon
+// connection), which needs none. It is fixed for the session's life, so
+// applications can key per-session resources by it.
+func (ss *Session) ID() string { return ss.id }
+
 // clientCapabilities returns the capabilities object the client sent in
 // initialize, as raw JSON; nil before initialize.
 func (ss *Session) clientCapabilities() json.RawMessage {
@@ -126,7 +133,7 @@ func (ss *Session) initialized(caps json.RawMessage, info ServerInfo, version st
 // when params cannot be encoded or the write fails; after the session has
 // ended it does nothing.
 func (ss *Session) Notify(method string, params any) error {
-	return ss.notify(method, params)
+	return ss.notify(context.Background(), method, params)
 }
 
 // Log sends a notifications/message entry {level, logger, data} to the
@@ -151,7 +158,7 @@ func (ss *Session) Log(level, logger string, data any) {
 		Logger string `json:"logger,omitempty"`
 		Data   any    `json:"data"`
 	}{level, logger, data}
-	if err := ss.notify("notifications/message", params); err != nil {
+	if err := ss.notify(context.Background(), "notifications/message", params); err != nil {
 		ss.logger.Warn("jsonrpc: sending a log notification failed", "err", err)
 	}
 }
