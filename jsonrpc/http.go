@@ -1,0 +1,461 @@
+package jsonrpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Streamable HTTP, the MCP transport of revision 2025-11-25 for servers
+// that many clients reach over the network: one endpoint (mounted by the
+// caller, conventionally at /mcp) where
+//
+//   - POST carries one JSON-RPC message. A notification or a response is
+//     answered 202 Accepted. A request is answered with application/json
+//     when the server sends nothing else before the response, and with a
+//     text/event-stream otherwise: progress, log entries and the server's
+//     own requests (roots/list, elicitation/create) made while handling it
+//     are events on that stream, followed by the response. The client's
+//     answer to such a request comes back as another POST.
+//   - GET opens the session's event stream for what the server sends
+//     outside any request, e.g. a roots/list asked from a notification
+//     handler. Messages wait in a bounded queue while no GET is open.
+//   - DELETE ends the session.
+//
+// The session starts with a POSTed initialize, whose response carries the
+// Mcp-Session-Id header that every later request must repeat. Events
+// carry no ids, so a client cannot resume a broken stream with
+// Last-Event-ID; what was not yet delivered on it is lost, and its
+// request's response, if still to come, is dropped.
+
+// Header names of the transport.
+const (
+	headerSessionID       = "Mcp-Session-Id"
+	headerProtocolVersion = "Mcp-Protocol-Version"
+)
+
+// Defaults of HTTPOptions.
+const (
+	DefaultHTTPMaxSessions = 64
+	DefaultHTTPIdleTimeout = 30 * time.Minute
+)
+
+// sseKeepAlive is how often an open GET stream gets a comment, so that
+// proxies do not close it and a vanished client is noticed.
+const sseKeepAlive = 25 * time.Second
+
+// JSON-RPC error codes of transport failures, in the range JSON-RPC leaves
+// to implementations.
+const (
+	codeServerBusy      = -32000
+	codeSessionNotFound = -32001
+)
+
+// HTTPOptions configures an HTTPHandler. The zero value is a server for
+// local clients: browser pages may reach it only from loopback origins,
+// with no token, at most DefaultHTTPMaxSessions sessions, bodies up to the
+// Server's message size limit, and sessions closed after
+// DefaultHTTPIdleTimeout without a request.
+type HTTPOptions struct {
+	// AllowedOrigins are the origins ("https://app.example.com", scheme,
+	// host and port as a browser sends them) whose pages may call the
+	// server. A request with any other Origin header gets 403, which stops
+	// DNS rebinding attacks on a local server. Requests without an Origin
+	// header (programs rather than browser pages) are always allowed. Nil
+	// allows the loopback origins: http or https on localhost, 127.0.0.1
+	// and [::1], any port.
+	AllowedOrigins []string
+
+	// BearerToken, when not empty, must arrive as "Authorization: Bearer
+	// <token>" on every request; other requests get 401.
+	BearerToken string
+
+	// MaxSessions bounds the live sessions; an initialize beyond it gets
+	// 503. Zero means DefaultHTTPMaxSessions.
+	MaxSessions int
+
+	// MaxBodyBytes bounds a POST body; a longer one gets 413. Zero means
+	// the Server's message size limit (WithMaxLineSize).
+	MaxBodyBytes int64
+
+	// IdleTimeout closes a session when none of its HTTP requests has
+	// been open for this long (an open GET stream counts). Zero means
+	// DefaultHTTPIdleTimeout; a negative value never closes them.
+	IdleTimeout time.Duration
+
+	// OnSessionClose, when set, is called once for every session that
+	// ends (DELETE, idle timeout, HTTPHandler.Close, failed initialize),
+	// after its handlers have returned, so the application can free what
+	// it keeps per session (keyed by Session.ID). It runs on the goroutine
+	// that ended the session.
+	OnSessionClose func(*Session)
+}
+
+// HTTPHandler serves a Server over MCP's Streamable HTTP transport; each
+// client gets its own Session, as with Serve. Create it with
+// NewHTTPHandler, mount it on one path, and Close it on shutdown.
+type HTTPHandler struct {
+	srv         *Server
+	opts        HTTPOptions
+	logger      *slog.Logger
+	origins     map[string]bool // normalized AllowedOrigins; nil: loopback only
+	maxSessions int
+	maxBody     int64
+	idleTimeout time.Duration
+
+	ctx    context.Context // parent of every session; cancelled by Close
+	cancel context.CancelFunc
+	table  sessions
+}
+
+// NewHTTPHandler returns a handler serving srv with opts.
+func NewHTTPHandler(srv *Server, opts HTTPOptions) *HTTPHandler {
+	h := &HTTPHandler{
+		srv:         srv,
+		opts:        opts,
+		logger:      srv.logger,
+		maxSessions: opts.MaxSessions,
+		maxBody:     opts.MaxBodyBytes,
+		idleTimeout: opts.IdleTimeout,
+	}
+	if h.maxSessions <= 0 {
+		h.maxSessions = DefaultHTTPMaxSessions
+	}
+	if h.maxBody <= 0 {
+		h.maxBody = int64(srv.maxLine)
+	}
+	if h.idleTimeout == 0 {
+		h.idleTimeout = DefaultHTTPIdleTimeout
+	}
+	if opts.AllowedOrigins != nil {
+		h.origins = make(map[string]bool, len(opts.AllowedOrigins))
+		for _, o := range opts.AllowedOrigins {
+			h.origins[normalizeOrigin(o)] = true
+		}
+	}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.table = sessions{h: h, byID: make(map[string]*httpSession)}
+	return h
+}
+
+// Close ends every session, as DELETE would, and makes later initialize
+// requests fail with 503. It returns once the sessions' handlers have
+// returned and their OnSessionClose hooks have run. Open event streams
+// end; call it before http.Server.Shutdown, which waits for them.
+func (h *HTTPHandler) Close() error {
+	h.cancel()
+	h.table.closeAll()
+	return nil
+}
+
+// ServeHTTP implements http.Handler.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.originAllowed(r.Header.Get("Origin")) {
+		h.logger.Warn("jsonrpc: refused an HTTP request from a foreign origin", "origin", r.Header.Get("Origin"))
+		writeHTTPError(w, http.StatusForbidden, CodeInvalidRequest,
+			"forbidden: origin %q is not allowed to call this server", r.Header.Get("Origin"))
+		return
+	}
+	if !h.authorized(w, r) {
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.servePost(w, r)
+	case http.MethodGet:
+		h.serveGet(w, r)
+	case http.MethodDelete:
+		h.serveDelete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeHTTPError(w, http.StatusMethodNotAllowed, CodeInvalidRequest,
+			"method %s not allowed: the MCP endpoint takes POST, GET and DELETE", r.Method)
+	}
+}
+
+// servePost handles one POSTed JSON-RPC message.
+func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r, "application/json") || !accepts(r, "text/event-stream") {
+		writeHTTPError(w, http.StatusNotAcceptable, CodeInvalidRequest,
+			"not acceptable: the Accept header must list both application/json and text/event-stream")
+		return
+	}
+	if !jsonContent(r) {
+		writeHTTPError(w, http.StatusUnsupportedMediaType, CodeInvalidRequest,
+			"unsupported media type %q: POST one JSON-RPC message as application/json", r.Header.Get("Content-Type"))
+		return
+	}
+	if !checkProtocolVersion(w, r) {
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	if err != nil {
+		if errors.As(err, new(*http.MaxBytesError)) {
+			writeHTTPError(w, http.StatusRequestEntityTooLarge, CodeInvalidRequest,
+				"request body too large: the limit is %d bytes", h.maxBody)
+			return
+		}
+		writeHTTPError(w, http.StatusBadRequest, CodeParseError, "reading the request body failed: %v", err)
+		return
+	}
+	msg, ok := parsePost(w, body)
+	if !ok {
+		return
+	}
+
+	var hs *httpSession
+	isNew := false
+	if id := r.Header.Get(headerSessionID); id != "" {
+		if hs = h.lookup(w, id); hs == nil {
+			return
+		}
+	} else {
+		if msg.kind != kindRequest || msg.method != "initialize" {
+			writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest,
+				"bad request: missing the %s header; start a session with initialize and send the id its response carries", headerSessionID)
+			return
+		}
+		if hs, err = h.table.create(h.ctx); err != nil {
+			h.logger.Warn("jsonrpc: refused a new HTTP session", "err", err)
+			writeHTTPError(w, http.StatusServiceUnavailable, codeServerBusy,
+				"service unavailable: %v; try again later", err)
+			return
+		}
+		isNew = true
+		h.logger.Debug("jsonrpc: HTTP session started", "session", hs.id)
+	}
+	h.table.begin(hs)
+	defer h.table.end(hs)
+
+	switch msg.kind {
+	case kindNotification:
+		hs.conn.handleNotification(msg)
+		w.WriteHeader(http.StatusAccepted)
+	case kindResponse:
+		hs.conn.deliver(msg)
+		w.WriteHeader(http.StatusAccepted)
+	case kindBadResponse:
+		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest, "bad request: unusable response: %s", msg.reason)
+	case kindRequest:
+		ps := newPostStream(hs.conn.out, h.logger)
+		if isNew {
+			w.Header().Set(headerSessionID, hs.id)
+		}
+		hs.conn.handleRequest(msg, ps)
+		final := h.answer(w, r, hs, ps)
+		if isNew && !isSuccess(final) {
+			h.table.close(hs, "initialize failed")
+		}
+	}
+}
+
+// parsePost decodes a POST body as one JSON-RPC message, answering 400
+// when it is not one.
+func parsePost(w http.ResponseWriter, body []byte) (*incoming, bool) {
+	body = bytes.TrimSpace(body)
+	switch {
+	case len(body) == 0:
+		writeHTTPError(w, http.StatusBadRequest, CodeParseError, "parse error: the request body is empty; POST one JSON-RPC message")
+		return nil, false
+	case body[0] == '[' && json.Valid(body):
+		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest,
+			"invalid request: batch arrays are not supported (MCP 2025-06-18 removed JSON-RPC batching); POST each message on its own")
+		return nil, false
+	}
+	msg, fail := parseMessage(body)
+	if fail != nil {
+		line, err := encodeLine(wireResponse{JSONRPC: "2.0", ID: fail.id, Error: fail.err})
+		if err != nil {
+			writeHTTPError(w, http.StatusBadRequest, fail.err.Code, "%s", fail.err.Message)
+			return nil, false
+		}
+		writeJSON(w, http.StatusBadRequest, line)
+		return nil, false
+	}
+	return msg, true
+}
+
+// isSuccess reports whether a response line carries a result.
+func isSuccess(line []byte) bool {
+	if line == nil {
+		return false
+	}
+	var resp struct {
+		Error json.RawMessage `json:"error"`
+	}
+	return json.Unmarshal(line, &resp) == nil && isNull(resp.Error)
+}
+
+// answer writes what ps receives to the POST's response until the request
+// is answered, the client goes away, or the session ends, and returns the
+// response it wrote (nil when none). A response alone is sent as
+// application/json; anything sent before it turns the response into an
+// event stream.
+func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, hs *httpSession, ps *postStream) []byte {
+	var sse *sseWriter
+	ending := false
+	for {
+		msgs, final, answered := ps.take()
+		if sse == nil && len(msgs) == 0 {
+			switch {
+			case answered && final != nil:
+				writeJSON(w, http.StatusOK, final)
+				return final
+			case ending || (answered && hs.isDone()):
+				ps.detach()
+				writeHTTPError(w, http.StatusNotFound, codeSessionNotFound, "session not found: it ended before the request was answered")
+				return nil
+			}
+		}
+		if len(msgs) > 0 || answered {
+			if sse == nil {
+				sse = startSSE(w)
+			}
+			if err := writeEvents(sse, msgs); err != nil {
+				h.logger.Debug("jsonrpc: POST event stream broke", "session", hs.id, "err", err)
+				ps.detach()
+				return nil
+			}
+			if answered {
+				if final != nil {
+					_ = writeEvents(sse, [][]byte{final}) // the stream ends here either way
+				}
+				return final
+			}
+		}
+		if ending {
+			ps.detach()
+			return nil
+		}
+		select {
+		case <-ps.wake:
+		case <-r.Context().Done():
+			// The specification says a disconnection is no cancellation:
+			// the request runs on, and later messages go to the GET stream.
+			ps.detach()
+			return nil
+		case <-hs.done:
+			ending = true
+		}
+	}
+}
+
+// writeEvents writes msgs as events and flushes them.
+func writeEvents(sse *sseWriter, msgs [][]byte) error {
+	for _, m := range msgs {
+		if err := sse.event(m); err != nil {
+			return err
+		}
+	}
+	return sse.flush()
+}
+
+func (hs *httpSession) isDone() bool {
+	select {
+	case <-hs.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// serveGet streams what the server sends outside requests, until the
+// client or the session ends it.
+func (h *HTTPHandler) serveGet(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r, "text/event-stream") {
+		writeHTTPError(w, http.StatusNotAcceptable, CodeInvalidRequest,
+			"not acceptable: GET opens an event stream, so the Accept header must list text/event-stream")
+		return
+	}
+	if !checkProtocolVersion(w, r) {
+		return
+	}
+	hs := h.lookup(w, r.Header.Get(headerSessionID))
+	if hs == nil {
+		return
+	}
+	h.table.begin(hs)
+	defer h.table.end(hs)
+	if !hs.out.attach() {
+		writeHTTPError(w, http.StatusConflict, CodeInvalidRequest,
+			"conflict: this session already has an open GET stream; close it first")
+		return
+	}
+	defer hs.out.detach()
+
+	sse := startSSE(w)
+	tick := time.NewTicker(sseKeepAlive)
+	defer tick.Stop()
+	for {
+		msgs, dropped, closed := hs.out.take()
+		if dropped > 0 {
+			h.logger.Warn("jsonrpc: dropped server messages while no GET stream was open", "session", hs.id, "dropped", dropped)
+		}
+		if err := writeEvents(sse, msgs); err != nil {
+			h.logger.Debug("jsonrpc: GET event stream broke", "session", hs.id, "err", err)
+			return
+		}
+		if closed {
+			return
+		}
+		select {
+		case <-hs.out.wake:
+		case <-tick.C:
+			if err := sse.comment("keep-alive"); err != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// serveDelete ends the session the client names.
+func (h *HTTPHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
+	if !checkProtocolVersion(w, r) {
+		return
+	}
+	hs := h.lookup(w, r.Header.Get(headerSessionID))
+	if hs == nil {
+		return
+	}
+	h.table.close(hs, "the client deleted it")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// lookup returns the live session with id, or answers 400 (no id) or 404
+// (unknown or ended) and returns nil.
+func (h *HTTPHandler) lookup(w http.ResponseWriter, id string) *httpSession {
+	if id == "" {
+		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest,
+			"bad request: missing the %s header; start a session with initialize and send the id its response carries", headerSessionID)
+		return nil
+	}
+	hs := h.table.get(id)
+	if hs == nil {
+		writeHTTPError(w, http.StatusNotFound, codeSessionNotFound,
+			"session not found: it ended or expired; start a new one with initialize")
+	}
+	return hs
+}
+
+// checkProtocolVersion answers 400 and returns false when the request
+// names a protocol version this server does not speak. Without the
+// header, the specification has the server assume the version agreed in
+// initialize, which the session already holds.
+func checkProtocolVersion(w http.ResponseWriter, r *http.Request) bool {
+	v := r.Header.Get(headerProtocolVersion)
+	if v == "" || slices.Contains(protocolVersions, v) {
+		return true
+	}
+	writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest,
+		"bad request: unsupported %s %q; this server speaks %s", headerProtocolVersion, v, strings.Join(protocolVersions, ", "))
+	return false
+}
