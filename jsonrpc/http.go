@@ -113,7 +113,15 @@ type HTTPHandler struct {
 	ctx    context.Context // parent of every session; cancelled by Close
 	cancel context.CancelFunc
 	table  sessions
+
+	// afterFunc starts idle timers; tests replace it to control time.
+	afterFunc func(d time.Duration, f func()) timer
 }
+
+// timer is the part of *time.Timer the idle countdown uses.
+type timer interface{ Stop() bool }
+
+func realAfterFunc(d time.Duration, f func()) timer { return time.AfterFunc(d, f) }
 
 // NewHTTPHandler returns a handler serving srv with opts.
 func NewHTTPHandler(srv *Server, opts HTTPOptions) *HTTPHandler {
@@ -124,6 +132,7 @@ func NewHTTPHandler(srv *Server, opts HTTPOptions) *HTTPHandler {
 		maxSessions: opts.MaxSessions,
 		maxBody:     opts.MaxBodyBytes,
 		idleTimeout: opts.IdleTimeout,
+		afterFunc:   realAfterFunc,
 	}
 	if h.maxSessions <= 0 {
 		h.maxSessions = DefaultHTTPMaxSessions

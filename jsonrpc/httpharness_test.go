@@ -51,11 +51,17 @@ func (s *httpServer) client() *httpClient {
 // response body is closed when the test ends.
 func (c *httpClient) do(method, body string) *http.Response {
 	c.t.Helper()
+	return c.doContext(c.t.Context(), method, body)
+}
+
+// doContext is do with a context that can end the request early.
+func (c *httpClient) doContext(ctx context.Context, method, body string) *http.Response {
+	c.t.Helper()
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(c.t.Context(), method, c.url, rd)
+	req, err := http.NewRequestWithContext(ctx, method, c.url, rd)
 	if err != nil {
 		c.t.Fatal(err)
 	}

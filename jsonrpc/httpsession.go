@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"sync"
-	"time"
 )
 
 // httpSession is one Streamable HTTP session: the conn that runs its MCP
@@ -20,9 +19,9 @@ type httpSession struct {
 	closeOnce sync.Once
 
 	mu     sync.Mutex
-	active int         // HTTP requests of this session being served
-	idle   *time.Timer // armed while active is 0; nil without an idle timeout
-	gen    uint64      // bumped whenever active changes, so a stale timer does nothing
+	active int    // HTTP requests of this session being served
+	idle   timer  // armed while active is 0; nil without an idle timeout
+	gen    uint64 // bumped whenever active changes, so a stale timer does nothing
 }
 
 // Session returns the MCP session, as handlers see it.
@@ -148,7 +147,7 @@ func (t *sessions) end(hs *httpSession) {
 	if hs.idle != nil {
 		hs.idle.Stop()
 	}
-	hs.idle = time.AfterFunc(t.h.idleTimeout, func() { t.expire(hs, gen) })
+	hs.idle = t.h.afterFunc(t.h.idleTimeout, func() { t.expire(hs, gen) })
 }
 
 // expire closes the session if nothing has happened since the timer for
