@@ -253,3 +253,96 @@ func TestHTTPConcurrentCallsOnOneSession(t *testing.T) {
 		t.Errorf("calls ran in sessions %v, want only %q", seen, c.session)
 	}
 }
+
+func TestHTTPCancelledRequestEndsItsPostWithoutAnswer(t *testing.T) {
+	started := make(chan struct{})
+	stopped := make(chan error, 1)
+	block := func(ctx context.Context, _ json.RawMessage) (*CallToolResult, error) {
+		close(started)
+		<-ctx.Done()
+		stopped <- ctx.Err()
+		return textResult("too late"), nil
+	}
+	s := startHTTP(t, fakeHandler{"block": block}, HTTPOptions{})
+	c := s.client()
+	c.initialize("alpha", nil)
+
+	done := make(chan *http.Response, 1)
+	go func() { done <- c.callTool("b", "block", nil, nil) }()
+	recv(t, started, "the tool to start")
+	wantStatus(t, c.post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"b"}}`), http.StatusAccepted)
+	if err := recv(t, stopped, "the tool's context to end"); err == nil {
+		t.Fatal("tool context not cancelled")
+	}
+	// MCP says a cancelled request gets no response: its stream just ends.
+	streamEnd(t, events(t, recv(t, done, "the POST to end")))
+}
+
+func TestHTTPMessagesOutlivingTheirPostGoToTheGetStream(t *testing.T) {
+	started := make(chan struct{})
+	release := make(chan struct{})
+	late := func(ctx context.Context, _ json.RawMessage) (*CallToolResult, error) {
+		close(started)
+		<-release
+		roots, err := SessionFrom(ctx).Roots(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return textResult(roots[0].URI), nil
+	}
+	s := startHTTP(t, fakeHandler{"late": late}, HTTPOptions{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // runs before the handler's Close, which waits for the tool
+	// The fake clock shows when the session has no HTTP request left open.
+	clock := &fakeClock{armed: make(chan struct{}, 100)}
+	s.h.afterFunc = clock.afterFunc
+	c := s.client()
+	c.initialize("alpha", map[string]any{"roots": map[string]any{}})
+
+	// The client gives up on the POST; the specification says that is no
+	// cancellation, so the tool runs on and its roots/list needs a way out.
+	postCtx, hangUp := context.WithCancel(t.Context())
+	req, err := http.NewRequestWithContext(postCtx, http.MethodPost, c.url,
+		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"late"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(headerSessionID, c.session)
+	abandoned := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		abandoned <- err
+	}()
+	recv(t, started, "the tool to start")
+	for len(clock.armed) > 0 {
+		<-clock.armed
+	}
+	hangUp()
+	if err := recv(t, abandoned, "the POST to be abandoned"); err == nil {
+		t.Fatal("the POST was answered although the tool had not returned")
+	}
+	recv(t, clock.armed, "the server to let go of the POST")
+	free()
+	get := events(t, c.do(http.MethodGet, ""))
+
+	ask := recv(t, get, "roots/list on the GET stream")
+	if ask.Method != "roots/list" {
+		t.Fatalf("GET stream event %s, want roots/list", ask.raw)
+	}
+	c.answer(ask, map[string]any{"roots": []Root{{URI: "file:///x"}}})
+	// The tool's response has no stream left; it must not appear on GET.
+	wantStatus(t, c.do(http.MethodDelete, ""), http.StatusNoContent)
+	streamEnd(t, get)
+}
+
+func TestStreamSessionHasNoID(t *testing.T) {
+	c := startServer(t, nil)
+	if id := c.session().ID(); id != "" {
+		t.Errorf("stdio session ID %q, want none", id)
+	}
+}
