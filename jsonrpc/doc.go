@@ -1,7 +1,8 @@
 // Package jsonrpc is the MCP server loop: a small, dependency-free Model
 // Context Protocol server (and the client side of its connections) that
 // speaks JSON-RPC 2.0 over newline-delimited byte streams, such as the
-// process's stdin and stdout or a daemon's socket.
+// process's stdin and stdout or a daemon's socket, and over MCP's
+// Streamable HTTP transport ([HTTPHandler]) for many clients at once.
 //
 // As in x/tools' jsonrpc2, framing, connection and handler are kept apart:
 //
@@ -14,13 +15,17 @@
 //     requests to the other side matched to their responses by id;
 //   - handler (methods.go, mcp.go): the built-in MCP methods (initialize,
 //     ping, tools/list, tools/call, logging/setLevel) and the [Handler]
-//     that supplies the tools.
+//     that supplies the tools;
+//   - Streamable HTTP (http.go, httpsession.go, sse.go, httpcheck.go): one
+//     conn per Mcp-Session-Id, fed one POSTed message at a time; each
+//     request carries a route in its context, so its response and what
+//     the server sends while handling it reach that POST's response.
 //
 // A [Server] holds no client state, so it can serve many clients at once.
 // What belongs to one client (its capabilities and clientInfo, the
 // protocol version, its log level, its roots, requests to it such as
-// elicitation) lives in the [Session] each Serve creates; handlers reach it
-// with [SessionFrom], and a tool call's progress reporter with
-// [ProgressFrom]. [Client] is the other end of a connection, for programs
+// elicitation) lives in the [Session] that each Serve, and each HTTP
+// session, creates; handlers reach it with [SessionFrom], and a tool
+// call's progress reporter with [ProgressFrom]. [Client] is the other end of a connection, for programs
 // that drive a server.
 package jsonrpc

@@ -254,11 +254,17 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest, "bad request: unusable response: %s", msg.reason)
 	case kindRequest:
 		ps := newPostStream(hs.conn.out, h.logger)
+		var beforeWrite func(final []byte)
 		if isNew {
-			w.Header().Set(headerSessionID, hs.id)
+			// Only a session that initialize created is named to the client.
+			beforeWrite = func(final []byte) {
+				if final == nil || isSuccess(final) {
+					w.Header().Set(headerSessionID, hs.id)
+				}
+			}
 		}
 		hs.conn.handleRequest(msg, ps)
-		final := h.answer(w, r, hs, ps)
+		final := h.answer(w, r, hs, ps, beforeWrite)
 		if isNew && !isSuccess(final) {
 			h.table.close(hs, "initialize failed")
 		}
@@ -306,8 +312,9 @@ func isSuccess(line []byte) bool {
 // is answered, the client goes away, or the session ends, and returns the
 // response it wrote (nil when none). A response alone is sent as
 // application/json; anything sent before it turns the response into an
-// event stream.
-func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, hs *httpSession, ps *postStream) []byte {
+// event stream. beforeWrite, when not nil, runs just before the headers
+// are sent, with the response when it is known by then.
+func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, hs *httpSession, ps *postStream, beforeWrite func(final []byte)) []byte {
 	var sse *sseWriter
 	ending := false
 	for {
@@ -315,6 +322,9 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, hs *httpSes
 		if sse == nil && len(msgs) == 0 {
 			switch {
 			case answered && final != nil:
+				if beforeWrite != nil {
+					beforeWrite(final)
+				}
 				writeJSON(w, http.StatusOK, final)
 				return final
 			case ending || (answered && hs.isDone()):
@@ -325,6 +335,9 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, hs *httpSes
 		}
 		if len(msgs) > 0 || answered {
 			if sse == nil {
+				if beforeWrite != nil {
+					beforeWrite(nil)
+				}
 				sse = startSSE(w)
 			}
 			if err := writeEvents(sse, msgs); err != nil {

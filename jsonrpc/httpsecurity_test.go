@@ -208,8 +208,12 @@ func TestHTTPFailedInitializeLeavesNoSession(t *testing.T) {
 	closed := make(chan struct{}, 1)
 	s := startHTTP(t, nil, HTTPOptions{OnSessionClose: func(*Session) { closed <- struct{}{} }})
 	c := s.client()
-	m := single(t, c.post(request(0, "initialize", map[string]any{"capabilities": 3})))
+	resp := c.post(request(0, "initialize", map[string]any{"capabilities": 3}))
+	m := single(t, resp)
 	m.wantError(t, CodeInvalidParams, "0")
+	if id := resp.Header.Get(headerSessionID); id != "" {
+		t.Errorf("a failed initialize named session %q", id)
+	}
 	recv(t, closed, "the failed session to close")
 	if n := s.h.table.len(); n != 0 {
 		t.Errorf("%d sessions after a failed initialize", n)
