@@ -219,26 +219,9 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	var hs *httpSession
-	isNew := false
-	if id := r.Header.Get(headerSessionID); id != "" {
-		if hs = h.lookup(w, id); hs == nil {
-			return
-		}
-	} else {
-		if msg.kind != kindRequest || msg.method != "initialize" {
-			writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest,
-				"bad request: missing the %s header; start a session with initialize and send the id its response carries", headerSessionID)
-			return
-		}
-		if hs, err = h.table.create(h.ctx); err != nil {
-			h.logger.Warn("jsonrpc: refused a new HTTP session", "err", err)
-			writeHTTPError(w, http.StatusServiceUnavailable, codeServerBusy,
-				"service unavailable: %v; try again later", err)
-			return
-		}
-		isNew = true
-		h.logger.Debug("jsonrpc: HTTP session started", "session", hs.id)
+	hs, isNew := h.sessionFor(w, r, msg)
+	if hs == nil {
+		return
 	}
 	h.table.begin(hs)
 	defer h.table.end(hs)
@@ -253,21 +236,49 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	case kindBadResponse:
 		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest, "bad request: unusable response: %s", msg.reason)
 	case kindRequest:
-		ps := newPostStream(hs.conn.out, h.logger)
-		var beforeWrite func(final []byte)
-		if isNew {
-			// Only a session that initialize created is named to the client.
-			beforeWrite = func(final []byte) {
-				if final == nil || isSuccess(final) {
-					w.Header().Set(headerSessionID, hs.id)
-				}
+		h.serveRequest(w, r, hs, msg, isNew)
+	}
+}
+
+// sessionFor returns the session a POST belongs to: the one its
+// Mcp-Session-Id names, or a new one for an initialize without it (isNew).
+// Otherwise it answers 400, 404 or 503 and returns nil.
+func (h *HTTPHandler) sessionFor(w http.ResponseWriter, r *http.Request, msg *incoming) (hs *httpSession, isNew bool) {
+	if id := r.Header.Get(headerSessionID); id != "" {
+		return h.lookup(w, id), false
+	}
+	if msg.kind != kindRequest || msg.method != "initialize" {
+		writeHTTPError(w, http.StatusBadRequest, CodeInvalidRequest,
+			"bad request: missing the %s header; start a session with initialize and send the id its response carries", headerSessionID)
+		return nil, false
+	}
+	hs, err := h.table.create(h.ctx)
+	if err != nil {
+		h.logger.Warn("jsonrpc: refused a new HTTP session", "err", err)
+		writeHTTPError(w, http.StatusServiceUnavailable, codeServerBusy, "service unavailable: %v; try again later", err)
+		return nil, false
+	}
+	h.logger.Debug("jsonrpc: HTTP session started", "session", hs.id)
+	return hs, true
+}
+
+// serveRequest runs a POSTed request in its session and writes what it
+// sends to the POST's response. A session that a failed initialize
+// created is closed again, and its id is never sent.
+func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, msg *incoming, isNew bool) {
+	ps := newPostStream(hs.conn.out, h.logger)
+	var beforeWrite func(final []byte)
+	if isNew {
+		beforeWrite = func(final []byte) {
+			if final == nil || isSuccess(final) {
+				w.Header().Set(headerSessionID, hs.id)
 			}
 		}
-		hs.conn.handleRequest(msg, ps)
-		final := h.answer(w, r, hs, ps, beforeWrite)
-		if isNew && !isSuccess(final) {
-			h.table.close(hs, "initialize failed")
-		}
+	}
+	hs.conn.handleRequest(msg, ps)
+	final := h.answer(w, r, hs, ps, beforeWrite)
+	if isNew && !isSuccess(final) {
+		h.table.close(hs, "initialize failed")
 	}
 }
 
@@ -377,15 +388,6 @@ func writeEvents(sse *sseWriter, msgs [][]byte) error {
 		}
 	}
 	return sse.flush()
-}
-
-func (hs *httpSession) isDone() bool {
-	select {
-	case <-hs.done:
-		return true
-	default:
-		return false
-	}
 }
 
 // serveGet streams what the server sends outside requests, until the

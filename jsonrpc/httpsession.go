@@ -24,8 +24,18 @@ type httpSession struct {
 	gen    uint64 // bumped whenever active changes, so a stale timer does nothing
 }
 
-// Session returns the MCP session, as handlers see it.
+// session returns the MCP session, as handlers see it.
 func (hs *httpSession) session() *Session { return hs.conn.ss }
+
+// isDone reports whether the session has ended.
+func (hs *httpSession) isDone() bool {
+	select {
+	case <-hs.done:
+		return true
+	default:
+		return false
+	}
+}
 
 // sessions is the table of live sessions of one HTTPHandler.
 type sessions struct {
@@ -140,7 +150,7 @@ func (t *sessions) end(hs *httpSession) {
 	defer hs.mu.Unlock()
 	hs.active--
 	hs.gen++
-	if hs.active > 0 || t.h.idleTimeout <= 0 {
+	if hs.active > 0 || t.h.idleTimeout <= 0 || hs.isDone() {
 		return
 	}
 	gen := hs.gen
