@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -217,5 +218,26 @@ func TestHTTPFailedInitializeLeavesNoSession(t *testing.T) {
 	recv(t, closed, "the failed session to close")
 	if n := s.h.table.len(); n != 0 {
 		t.Errorf("%d sessions after a failed initialize", n)
+	}
+}
+
+func TestHTTPQueueForTheGetStreamIsBounded(t *testing.T) {
+	q := newStandaloneStream()
+	for i := range maxStandaloneQueue + 3 {
+		if _, err := q.Write(fmt.Appendf(nil, "%d\n", i)); err != nil {
+			t.Fatal(err) // a failed Write would end the session's writer for good
+		}
+	}
+	msgs, dropped, closed := q.take()
+	if len(msgs) != maxStandaloneQueue || dropped != 3 || closed {
+		t.Fatalf("took %d messages, %d dropped, closed %v; want %d, 3, false", len(msgs), dropped, closed, maxStandaloneQueue)
+	}
+	if string(msgs[0]) != "3\n" {
+		t.Errorf("oldest kept message %q, want the oldest ones dropped first", msgs[0])
+	}
+	q.close()
+	q.Write([]byte("late\n"))
+	if msgs, _, closed := q.take(); len(msgs) != 0 || !closed {
+		t.Errorf("after close: %d messages, closed %v", len(msgs), closed)
 	}
 }
