@@ -38,7 +38,8 @@ func (e *Error) Error() string {
 
 // Conn multiplexes calls and events over one Transport: one reader goroutine
 // owns Read; replies are routed by message id to the waiting caller, events are
-// routed by sessionId to listeners. A Conn is safe for concurrent use.
+// routed by sessionId to subscriptions (which queue them for their own
+// goroutine) and listeners. A Conn is safe for concurrent use.
 type Conn struct {
 	t        Transport
 	log      *slog.Logger
@@ -48,9 +49,10 @@ type Conn struct {
 	readDone chan struct{} // closed when the reader goroutine returns
 
 	mu        sync.Mutex
-	pending   map[int64]*call        // by message id; nil once dead
-	listeners map[string][]*listener // by session id; slices are copy-on-write
-	err       error                  // why the connection died; nil while alive
+	pending   map[int64]*call            // by message id; nil once dead
+	listeners map[string][]*listener     // by session id; slices are copy-on-write
+	subs      map[string][]*Subscription // by session id; slices are copy-on-write
+	err       error                      // why the connection died; nil while alive
 
 	closeOnce sync.Once
 	closeErr  error
@@ -100,6 +102,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		readDone:  make(chan struct{}),
 		pending:   make(map[int64]*call),
 		listeners: make(map[string][]*listener),
+		subs:      make(map[string][]*Subscription),
 	}
 	for _, o := range opts {
 		o(c)
@@ -207,7 +210,8 @@ func (c *Conn) forget(id int64) {
 // Listen registers fn for every event whose sessionId equals sessionID ("" =
 // browser-level events without sessionId). fn runs on the reader goroutine, in
 // arrival order, and must not block or call Call synchronously; params stays
-// valid after fn returns but must not be modified.
+// valid after fn returns but must not be modified. Prefer Subscribe or
+// SubscribeFunc, whose subscribers have their own delivery and may block.
 //
 // The returned func unregisters fn. It is idempotent and safe to call from
 // inside fn. Once it has returned, fn is not called for later events, although
@@ -278,8 +282,17 @@ func (c *Conn) shutdown(cause error) {
 	}
 	pending := c.pending
 	c.pending = nil
+	var subs []*Subscription
+	for _, ss := range c.subs {
+		subs = append(subs, ss...)
+	}
+	c.subs = map[string][]*Subscription{}
 	close(c.done)
 	c.mu.Unlock()
+
+	for _, s := range subs {
+		s.end()
+	}
 
 	for _, p := range pending {
 		p.reply <- reply{err: fmt.Errorf("%s: %w", p.method, c.err)}
@@ -339,7 +352,14 @@ func (c *Conn) dispatch(msg []byte) {
 		}
 		c.mu.Lock()
 		ls := c.listeners[m.SessionID]
+		subs := c.subs[m.SessionID]
 		c.mu.Unlock()
+		ev := RawEvent{SessionID: m.SessionID, Method: m.Method, Params: m.Params}
+		for _, s := range subs {
+			if s.wants(m.Method) {
+				s.push(ev)
+			}
+		}
 		for _, l := range ls {
 			if !l.stopped.Load() {
 				l.fn(m.Method, m.Params)
