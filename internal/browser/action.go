@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -42,14 +41,21 @@ type ActionReport struct {
 // not, and the text for a prompt.
 type DialogAnswer func(cdp.DialogOpeningEvent) (accept bool, promptText string)
 
-// actionWatch collects what happens on the page while an action runs.
+// actionEvents are the events an action is watched by.
+var actionEvents = []cdp.EventType{
+	cdp.PageFrameRequestedNavigation, cdp.PageFrameStartedNavigating, cdp.PageFrameStoppedLoading, cdp.PageNavigatedWithinDocument,
+	cdp.PageFrameNavigated, cdp.PageLifecycleEvent, cdp.PageJavascriptDialogOpening,
+	cdp.RuntimeExceptionThrown, cdp.RuntimeConsoleAPICalled,
+}
+
+// actionWatch collects what happens on the page while an action runs. It
+// is used on the goroutine of the action's caller only.
 type actionWatch struct {
 	page      *Page
 	mainFrame string
-	changed   chan struct{}
+	events    <-chan Event // the page's events, from watch
 	answer    DialogAnswer // nil: dialogs stop the wait for handle_dialog
 
-	mu          sync.Mutex
 	navigations int    // main-frame navigations started
 	handled     int    // of those, how many the settle loop has taken up
 	pending     bool   // the last one has not finished loading
@@ -60,9 +66,21 @@ type actionWatch struct {
 	answered    []string
 }
 
-func (w *actionWatch) onEvent(ev Event) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+// receive handles what the events channel gave; it fails when the channel
+// was closed because the connection died.
+func (w *actionWatch) receive(ctx context.Context, ev Event, ok bool) error {
+	if !ok {
+		if err := w.page.browser.conn.Err(); err != nil {
+			return err
+		}
+		return fmt.Errorf("page %d: its events stopped", w.page.ID)
+	}
+	return w.onEvent(ctx, ev)
+}
+
+// onEvent records what ev tells about the action's effects, answering a
+// dialog when the watch has an answer for it.
+func (w *actionWatch) onEvent(ctx context.Context, ev Event) error {
 	switch ev.Method {
 	case cdp.PageFrameRequestedNavigation.Method, cdp.PageFrameStartedNavigating.Method, cdp.PageFrameStoppedLoading.Method, cdp.PageNavigatedWithinDocument.Method:
 		var e struct {
@@ -70,7 +88,7 @@ func (w *actionWatch) onEvent(ev Event) {
 			URL     string `json:"url"`
 		}
 		if json.Unmarshal(ev.Params, &e) != nil || e.FrameID != w.mainFrame {
-			return
+			return nil
 		}
 		switch ev.Method {
 		case cdp.PageFrameStoppedLoading.Method:
@@ -97,22 +115,13 @@ func (w *actionWatch) onEvent(ev Event) {
 	case cdp.PageJavascriptDialogOpening.Method:
 		e, err := cdp.PageJavascriptDialogOpening.Decode(ev.Params)
 		if err != nil {
-			return
+			return fmt.Errorf("%s: %w", ev.Method, err)
 		}
 		if w.answer == nil {
 			w.dialog = &e
-			break
+			return nil
 		}
-		accept, text := w.answer(e)
-		verb := map[bool]string{true: "Accepted", false: "Dismissed"}[accept]
-		w.answered = append(w.answered, fmt.Sprintf("%s a %s dialog: %q.", verb, e.Type, e.Message))
-		if s := w.page.sessionByID(ev.SessionID); s != nil {
-			go func() { // not from the reader goroutine
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				defer cancel()
-				_ = cdp.PageHandleJavaScriptDialog.Do(ctx, s, cdp.HandleDialogParams{Accept: accept, PromptText: text})
-			}()
-		}
+		return w.answerDialog(ctx, ev.SessionID, e)
 	case cdp.RuntimeExceptionThrown.Method:
 		if e, err := cdp.RuntimeExceptionThrown.Decode(ev.Params); err == nil {
 			w.errors = append(w.errors, "Uncaught "+firstLine(e.ExceptionDetails.Message()))
@@ -121,39 +130,34 @@ func (w *actionWatch) onEvent(ev Event) {
 		if e, err := cdp.RuntimeConsoleAPICalled.Decode(ev.Params); err == nil && (e.Type == "error" || e.Type == "assert") {
 			w.errors = append(w.errors, "console."+e.Type+": "+formatArgs(e.Args))
 		}
-	default:
-		return
 	}
-	select {
-	case w.changed <- struct{}{}:
-	default:
-	}
+	return nil
 }
 
-// dialogOpen reports whether the action opened a dialog.
-func (w *actionWatch) dialogOpen() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.dialog != nil
+// answerDialog answers dialog d, opened in session sessionID, as the
+// watch's DialogAnswer says.
+func (w *actionWatch) answerDialog(ctx context.Context, sessionID string, d cdp.DialogOpeningEvent) error {
+	accept, text := w.answer(d)
+	verb := map[bool]string{true: "Accepted", false: "Dismissed"}[accept]
+	w.answered = append(w.answered, fmt.Sprintf("%s a %s dialog: %q.", verb, d.Type, d.Message))
+	s := w.page.sessionByID(sessionID)
+	if s == nil {
+		return nil // its frame is gone, and the dialog with it
+	}
+	if err := cdp.PageHandleJavaScriptDialog.Do(ctx, s, cdp.HandleDialogParams{Accept: accept, PromptText: text}); err != nil {
+		return fmt.Errorf("answer the %s dialog: %w", d.Type, err)
+	}
+	return nil
 }
 
 // takeNavigation reports whether a navigation started that the settle loop
 // has not taken up yet, and takes it up.
 func (w *actionWatch) takeNavigation() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.handled < w.navigations {
 		w.handled = w.navigations
 		return true
 	}
 	return false
-}
-
-// loading reports whether the last navigation is still loading.
-func (w *actionWatch) loading() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.pending
 }
 
 // Act runs act on the page and waits for what it caused: a navigation that
@@ -173,35 +177,45 @@ func (p *Page) ActAnswering(ctx context.Context, answer DialogAnswer, settle boo
 
 func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act func(ctx context.Context) error) (ActionReport, error) {
 	var rep ActionReport
-	w := &actionWatch{page: p, mainFrame: p.TargetID, changed: make(chan struct{}, 1), answer: answer}
-	stop := p.watch(w.onEvent)
+	s, err := p.Session(ctx)
+	if err != nil {
+		return rep, err
+	}
+	sub, stop := p.watch(s, actionEvents...)
 	defer stop()
+	w := &actionWatch{page: p, mainFrame: p.TargetID, events: sub.Events(), answer: answer}
 
 	// The action runs beside the watch: input commands are not answered
 	// while a dialog they opened is showing.
 	actx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	errc := make(chan error, 1)
 	go func() { errc <- act(actx) }()
-	for done := false; !done; {
+	defer func() {
+		cancel()
+		<-errc // the action's calls end with actx
+	}()
+	for {
 		select {
 		case err := <-errc:
+			errc <- err // for the deferred wait
 			if err != nil {
 				return rep, err
 			}
-			done = true
-		case <-w.changed:
-			if w.dialogOpen() {
-				return p.report(w), nil
+			if !settle {
+				return w.report(), nil
+			}
+			return p.settle(ctx, w)
+		case ev, ok := <-w.events:
+			if err := w.receive(ctx, ev, ok); err != nil {
+				return rep, err
+			}
+			if w.dialog != nil {
+				return w.report(), nil
 			}
 		case <-ctx.Done():
 			return rep, ctx.Err()
 		}
 	}
-	if !settle {
-		return p.report(w), nil
-	}
-	return p.settle(ctx, w)
 }
 
 // settle waits for the page to come to rest after an action: the DOM must
@@ -222,11 +236,11 @@ func (p *Page) settle(ctx context.Context, w *actionWatch) (ActionReport, error)
 		if timedOut, err = w.awaitLoad(ctx, scaled(actionLoadCap, load)); err != nil {
 			return ActionReport{}, err
 		}
-		if timedOut || w.dialogOpen() {
+		if timedOut || w.dialog != nil {
 			break
 		}
 	}
-	rep := p.report(w)
+	rep := w.report()
 	rep.LoadTimedOut = timedOut
 	return rep, nil
 }
@@ -235,7 +249,7 @@ func (p *Page) settle(ctx context.Context, w *actionWatch) (ActionReport, error)
 // whether a navigation started first. A dialog ends the wait.
 func (w *actionWatch) quietOrNavigation(ctx context.Context, quiet <-chan error) (navigated bool, err error) {
 	for {
-		if w.dialogOpen() {
+		if w.dialog != nil {
 			return false, nil
 		}
 		if w.takeNavigation() {
@@ -246,7 +260,10 @@ func (w *actionWatch) quietOrNavigation(ctx context.Context, quiet <-chan error)
 			// The wait fails when the document went away (navigation,
 			// closed tab); that is an end of waiting, not an error.
 			return w.takeNavigation(), ctx.Err()
-		case <-w.changed:
+		case ev, ok := <-w.events:
+			if err := w.receive(ctx, ev, ok); err != nil {
+				return false, err
+			}
 		case <-ctx.Done():
 			return false, ctx.Err()
 		}
@@ -258,9 +275,12 @@ func (w *actionWatch) quietOrNavigation(ctx context.Context, quiet <-chan error)
 func (w *actionWatch) awaitLoad(ctx context.Context, limit time.Duration) (timedOut bool, err error) {
 	loadBy := time.NewTimer(limit)
 	defer loadBy.Stop()
-	for w.loading() && !w.dialogOpen() {
+	for w.pending && w.dialog == nil {
 		select {
-		case <-w.changed:
+		case ev, ok := <-w.events:
+			if err := w.receive(ctx, ev, ok); err != nil {
+				return false, err
+			}
 		case <-loadBy.C:
 			return true, nil
 		case <-ctx.Done():
@@ -297,9 +317,7 @@ func scaled(d time.Duration, factor float64) time.Duration {
 }
 
 // report builds the ActionReport from what the watch saw.
-func (p *Page) report(w *actionWatch) ActionReport {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+func (w *actionWatch) report() ActionReport {
 	rep := ActionReport{Dialog: w.dialog, Errors: w.errors, Answered: w.answered}
 	if w.navigations > 0 {
 		rep.Navigated = w.url

@@ -6,7 +6,6 @@ package browser
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -36,11 +35,17 @@ type Manager struct {
 	opts Options
 	log  *slog.Logger
 
-	mu  sync.Mutex
-	cur *Browser
+	// sem is held while the current browser is checked or started: a
+	// launch takes seconds, and callers waiting for it give up when their
+	// context ends instead of queueing behind a mutex.
+	sem chan struct{}
+	cur *Browser // guarded by sem
+	// abandoned is set by a Close that could not wait for a start in
+	// progress: that start shuts its browser down instead of keeping it.
+	abandoned atomic.Bool
 
 	// lastPageID is the process-wide page id counter: ids are never reused.
-	// It is atomic because pages are added on the CDP reader goroutine.
+	// It is atomic because pages are added on the CDP event goroutine.
 	lastPageID atomic.Int64
 }
 
@@ -50,18 +55,33 @@ func NewManager(opts Options) *Manager {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{opts: opts, log: log}
+	return &Manager{opts: opts, log: log, sem: make(chan struct{}, 1)}
 }
 
 // Attached reports whether the manager attaches to a running browser instead
 // of launching one.
 func (m *Manager) Attached() bool { return m.opts.Attach.Enabled() }
 
+// acquire takes the manager's semaphore, or fails when ctx ends first.
+func (m *Manager) acquire(ctx context.Context) error {
+	select {
+	case m.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the browser to start: %w", ctx.Err())
+	}
+}
+
+func (m *Manager) release() { <-m.sem }
+
 // Get returns the live browser, launching or attaching when there is none or
-// the previous one went away.
+// the previous one went away. While another call is starting the browser,
+// Get waits for it at most until ctx ends.
 func (m *Manager) Get(ctx context.Context) (*Browser, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	if err := m.acquire(ctx); err != nil {
+		return nil, err
+	}
+	defer m.release()
 	if m.cur != nil && m.cur.Alive() {
 		return m.cur, nil
 	}
@@ -73,13 +93,17 @@ func (m *Manager) Get(ctx context.Context) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m.abandoned.Swap(false) {
+		b.shutdown(ctx)
+		return nil, errors.New("the browser was closed while it started")
+	}
 	m.cur = b
 	return b, nil
 }
 
 // start launches or attaches, then begins tracking targets.
 func (m *Manager) start(ctx context.Context) (*Browser, error) {
-	b := &Browser{m: m, pages: map[string]*Page{}, contexts: map[string]string{}, firstID: int(m.lastPageID.Load()) + 1}
+	b := &Browser{m: m, log: m.log, bg: newBackground(m.log), pages: map[string]*Page{}, contexts: map[string]string{}, firstID: int(m.lastPageID.Load()) + 1}
 	if m.opts.Attach.Enabled() {
 		ws, header, err := m.opts.Attach.endpoint(ctx)
 		if err != nil {
@@ -99,7 +123,7 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		b.conn, b.proc = conn, proc
 		m.log.Info("launched Chrome", "pid", proc.cmd.Process.Pid)
 	}
-	b.stopEvents = b.conn.Listen("", b.onEvent)
+	b.targets = b.conn.SubscribeFunc("", b.onEvent, targetEvents...)
 	if b.filter = newURLFilter(m.opts.BlockedURLPatterns, m.opts.AllowedURLPatterns); b.filter != nil {
 		if err := b.filter.install(ctx, b); err != nil {
 			b.shutdown(ctx)
@@ -107,8 +131,12 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		}
 	}
 	// Chrome reports every existing target before it answers, so the page
-	// list is complete when this returns.
+	// list is complete once those events are handled.
 	if err := cdp.TargetSetDiscoverTargets.Do(ctx, b.conn.Session(""), cdp.SetDiscoverTargetsParams{Discover: true}); err != nil {
+		b.shutdown(ctx)
+		return nil, fmt.Errorf("track pages: %w", err)
+	}
+	if err := b.targets.Sync(ctx); err != nil {
 		b.shutdown(ctx)
 		return nil, fmt.Errorf("track pages: %w", err)
 	}
@@ -116,12 +144,17 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 }
 
 // Close closes a launched browser (and removes an isolated profile) or
-// disconnects from an attached one, leaving it running.
+// disconnects from an attached one, leaving it running. A browser still
+// starting when ctx ends is shut down as soon as it has started.
 func (m *Manager) Close(ctx context.Context) {
-	m.mu.Lock()
+	if err := m.acquire(ctx); err != nil {
+		m.abandoned.Store(true)
+		m.log.Warn("browser still starting at close; it will be shut down once started", "err", err)
+		return
+	}
 	b := m.cur
 	m.cur = nil
-	m.mu.Unlock()
+	m.release()
 	if b != nil {
 		b.shutdown(ctx)
 	}
@@ -134,12 +167,14 @@ func (m *Manager) newPageID() int {
 
 // Browser is one connection to Chrome and the pages seen through it.
 type Browser struct {
-	m          *Manager
-	conn       *cdp.Conn
-	proc       *process // nil when attached
-	stopEvents func()
-	firstID    int // the first page id handed out for this browser
-	filter     *urlFilter
+	m       *Manager
+	log     *slog.Logger
+	conn    *cdp.Conn
+	proc    *process    // nil when attached
+	bg      *background // follow-ups of events; stopped by release
+	targets *cdp.Subscription
+	firstID int // the first page id handed out for this browser
+	filter  *urlFilter
 
 	mu       sync.Mutex
 	pages    map[string]*Page // by target id
@@ -164,12 +199,21 @@ func (b *Browser) Alive() bool {
 	}
 }
 
-// release forgets a dead browser: kills what is left of a launched one.
+// release forgets a dead browser: kills what is left of a launched one and
+// waits for the background work, which the closed connection ends.
 func (b *Browser) release() {
-	b.stopEvents()
+	if b.targets != nil {
+		b.targets.Close()
+	}
+	b.filter.stop()
+	b.bg.cancel()
 	b.conn.Close()
 	if b.proc != nil {
 		b.proc.kill()
+	}
+	b.bg.stop()
+	for _, p := range b.pageList() {
+		p.stopFollowing()
 	}
 }
 
@@ -179,7 +223,9 @@ func (b *Browser) release() {
 func (b *Browser) shutdown(ctx context.Context) {
 	if b.proc != nil && b.Alive() {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		_ = cdp.BrowserClose.Do(cctx, b.conn.Session(""))
+		if err := cdp.BrowserClose.Do(cctx, b.conn.Session("")); err != nil {
+			b.log.Debug("closing Chrome", "method", cdp.BrowserClose.Method, "err", err)
+		}
 		cancel()
 		select {
 		case <-b.proc.exited:
@@ -189,10 +235,22 @@ func (b *Browser) shutdown(ctx context.Context) {
 	b.release()
 }
 
-// onEvent tracks pages from Target domain events. It runs on the connection's
-// reader goroutine and only updates maps.
-func (b *Browser) onEvent(method string, params json.RawMessage) {
-	switch method {
+// synced waits until the target events received so far are handled, so
+// that the page list reflects them. It gives up when the browser closes.
+func (b *Browser) synced() {
+	if b.targets != nil {
+		_ = b.targets.Sync(b.bg.ctx) // fails only when the browser is gone
+	}
+}
+
+// targetEvents are the events the browser tracks its pages by.
+var targetEvents = []cdp.EventType{cdp.TargetTargetCreated, cdp.TargetTargetInfoChanged, cdp.TargetTargetDestroyed, cdp.TargetTargetCrashed, cdp.TargetDetachedFromTarget}
+
+// onEvent tracks pages from Target domain events. It runs on the browser's
+// target subscription, one event after the other.
+func (b *Browser) onEvent(ev cdp.RawEvent) {
+	params := ev.Params
+	switch ev.Method {
 	case cdp.TargetTargetCreated.Method:
 		if ev, err := cdp.TargetTargetCreated.Decode(params); err == nil && isPage(ev.TargetInfo) {
 			b.addPage(ev.TargetInfo)
@@ -219,11 +277,9 @@ func (b *Browser) onEvent(method string, params json.RawMessage) {
 		}
 	case cdp.TargetDetachedFromTarget.Method:
 		if ev, err := cdp.TargetDetachedFromTarget.Decode(params); err == nil {
-			b.mu.Lock()
-			for _, p := range b.pages {
+			for _, p := range b.pageList() {
 				p.detached(ev.SessionID)
 			}
-			b.mu.Unlock()
 		}
 	}
 }
@@ -288,8 +344,16 @@ func (b *Browser) sortedLocked() []*Page {
 	return ps
 }
 
-// Pages returns the open pages in id order.
+// Pages returns the open pages in id order, as of every target event
+// received so far.
 func (b *Browser) Pages() []*Page {
+	b.synced()
+	return b.pageList()
+}
+
+// pageList is Pages without waiting for the target events to be handled,
+// for the code that handles them.
+func (b *Browser) pageList() []*Page {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.sortedLocked()
@@ -297,6 +361,7 @@ func (b *Browser) Pages() []*Page {
 
 // Selected returns the page tools act on by default, or nil if there is none.
 func (b *Browser) Selected() *Page {
+	b.synced()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.selected
@@ -317,6 +382,7 @@ var ErrUnknownPage = errors.New("unknown page")
 // Page returns the open page with id, or an error that lists the valid ids
 // (and says so when the id belonged to a browser that is gone).
 func (b *Browser) Page(id int) (*Page, error) {
+	b.synced()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var ids []string

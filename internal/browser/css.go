@@ -72,23 +72,23 @@ func (p *Page) Styles(ctx context.Context, e *Element) (*Styles, error) {
 	s := e.session
 	var mu sync.Mutex
 	sheets := map[string]cdp.CSSStyleSheetHeader{}
-	stop := s.Listen(func(method string, params json.RawMessage) {
-		if method != cdp.CSSStyleSheetAdded.Method {
-			return
-		}
-		if ev, err := cdp.CSSStyleSheetAdded.Decode(params); err == nil {
+	sub := s.SubscribeFunc(func(ev cdp.RawEvent) {
+		if e, err := cdp.CSSStyleSheetAdded.Decode(ev.Params); err == nil {
 			mu.Lock()
-			sheets[ev.Header.StyleSheetID] = ev.Header
+			sheets[e.Header.StyleSheetID] = e.Header
 			mu.Unlock()
 		}
-	})
-	defer stop()
+	}, cdp.CSSStyleSheetAdded)
+	defer sub.Close()
 	defer func() {
 		// Turn the domains off again even when ctx ran out.
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = cdp.CSSDisable.Do(dctx, s)
-		_ = cdp.DOMDisable.Do(dctx, s)
+		for _, a := range []cdp.Action{cdp.CSSDisable, cdp.DOMDisable} {
+			if err := a.Do(dctx, s); err != nil {
+				p.browser.bg.failed(p.TargetID, a.Method, err)
+			}
+		}
 	}()
 	// CSS.enable reports every stylesheet of the document before it answers.
 	for _, a := range []cdp.Action{cdp.DOMEnable, cdp.CSSEnable} {
@@ -121,6 +121,12 @@ func (p *Page) Styles(ctx context.Context, e *Element) (*Styles, error) {
 	}
 	_ = json.Unmarshal(v.Value, &names)
 
+	// CSS.enable reported the stylesheets before it answered.
+	if err := sub.Sync(ctx); err != nil {
+		return nil, fmt.Errorf("read the styles of uid=%s: %w", e.UID, err)
+	}
+	sub.Close()
+	<-sub.Done() // sheets is ours from here on
 	mu.Lock()
 	c := cascade{sheets: sheets}
 	mu.Unlock()

@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
@@ -35,84 +34,59 @@ func (p *Page) TakeHeapSnapshot(ctx context.Context, w io.Writer, progress HeapS
 		return 0, fmt.Errorf("heap snapshot: %w", err)
 	}
 
-	q := &eventQueue{ready: make(chan struct{}, 1)}
-	stop := s.Listen(func(method string, params json.RawMessage) {
-		if method == cdp.HeapProfilerAddHeapSnapshotChunk.Method || method == cdp.HeapProfilerReportHeapSnapshotProgress.Method {
-			q.push(Event{SessionID: s.ID, Method: method, Params: params})
-		}
-	})
-	defer stop()
-
-	reply := make(chan error, 1)
-	go func() {
-		reply <- cdp.HeapProfilerTakeHeapSnapshot.Do(ctx, s, cdp.TakeHeapSnapshotParams{ReportProgress: true, CaptureNumericValue: true})
+	// The chunks are written on the subscription's goroutine as they come;
+	// Chrome sends every one before its reply, so once the reply is in and
+	// the subscription synced, the snapshot is whole.
+	hw := &heapWriter{w: w, progress: progress}
+	sub := s.SubscribeFunc(hw.onEvent, cdp.HeapProfilerAddHeapSnapshotChunk, cdp.HeapProfilerReportHeapSnapshotProgress)
+	defer func() {
+		sub.Close()
+		<-sub.Done() // nothing is written to w after the return
 	}()
+	callErr := cdp.HeapProfilerTakeHeapSnapshot.Do(ctx, s, cdp.TakeHeapSnapshotParams{ReportProgress: true, CaptureNumericValue: true})
+	syncErr := sub.Sync(ctx)
+	hw.mu.Lock()
+	defer hw.mu.Unlock()
+	switch {
+	case callErr != nil:
+		return hw.written, fmt.Errorf("heap snapshot: %w", callErr)
+	case syncErr != nil:
+		return hw.written, fmt.Errorf("heap snapshot: %w", syncErr)
+	}
+	return hw.written, hw.err
+}
 
-	// Chrome sends every chunk before the reply, and the events reach q in
-	// order before the reply is delivered: once it came, q holds the rest.
-	var written int64
-	var writeErr error
-	write := func() {
-		for _, ev := range q.take() {
-			switch ev.Method {
-			case cdp.HeapProfilerAddHeapSnapshotChunk.Method:
-				if writeErr != nil {
-					continue
-				}
-				chunk, err := cdp.HeapProfilerAddHeapSnapshotChunk.Decode(ev.Params)
-				if err != nil {
-					writeErr = fmt.Errorf("heap snapshot chunk: %w", err)
-					continue
-				}
-				n, err := io.WriteString(w, chunk.Chunk)
-				written += int64(n)
-				if err != nil {
-					writeErr = fmt.Errorf("heap snapshot: %w", err)
-				}
-			case cdp.HeapProfilerReportHeapSnapshotProgress.Method:
-				if r, err := cdp.HeapProfilerReportHeapSnapshotProgress.Decode(ev.Params); err == nil && progress != nil {
-					progress(r.Done, r.Total)
-				}
-			}
+// heapWriter writes the chunks of a heap snapshot as they arrive.
+type heapWriter struct {
+	w        io.Writer
+	progress HeapSnapshotProgress
+
+	mu      sync.Mutex
+	written int64
+	err     error // the first failure; later chunks are skipped
+}
+
+func (hw *heapWriter) onEvent(ev Event) {
+	switch ev.Method {
+	case cdp.HeapProfilerAddHeapSnapshotChunk.Method:
+		hw.mu.Lock()
+		defer hw.mu.Unlock()
+		if hw.err != nil {
+			return
+		}
+		chunk, err := cdp.HeapProfilerAddHeapSnapshotChunk.Decode(ev.Params)
+		if err != nil {
+			hw.err = fmt.Errorf("heap snapshot chunk: %w", err)
+			return
+		}
+		n, err := io.WriteString(hw.w, chunk.Chunk)
+		hw.written += int64(n)
+		if err != nil {
+			hw.err = fmt.Errorf("heap snapshot: %w", err)
+		}
+	case cdp.HeapProfilerReportHeapSnapshotProgress.Method:
+		if r, err := cdp.HeapProfilerReportHeapSnapshotProgress.Decode(ev.Params); err == nil && hw.progress != nil {
+			hw.progress(r.Done, r.Total)
 		}
 	}
-	for {
-		select {
-		case <-q.ready:
-			write()
-		case err := <-reply:
-			write()
-			if err != nil {
-				return written, fmt.Errorf("heap snapshot: %w", err)
-			}
-			return written, writeErr
-		}
-	}
-}
-
-// eventQueue hands events from a CDP listener, which must not block, to the
-// goroutine that processes them. It holds only the events not taken yet.
-type eventQueue struct {
-	mu     sync.Mutex
-	events []Event
-	ready  chan struct{} // has a value when events is not empty
-}
-
-func (q *eventQueue) push(ev Event) {
-	q.mu.Lock()
-	q.events = append(q.events, ev)
-	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
-}
-
-// take removes and returns the queued events.
-func (q *eventQueue) take() []Event {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	evs := q.events
-	q.events = nil
-	return evs
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -284,22 +285,29 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 	if err != nil {
 		return err
 	}
-	dragged := make(chan json.RawMessage, 1)
-	stop := p.watch(func(ev Event) {
-		if ev.Method == cdp.InputDragIntercepted.Method {
-			if d, err := cdp.InputDragIntercepted.Decode(ev.Params); err == nil {
-				select {
-				case dragged <- d.Data:
-				default:
-				}
-			}
+	// The drag events come before the reply to the mouse move that
+	// started the drag: once the moves are answered and the watch synced,
+	// dragged tells whether the page started an HTML5 drag.
+	var mu sync.Mutex
+	var dragged json.RawMessage
+	var decodeErr error
+	sub, stop := p.watchFunc(s, func(ev Event) {
+		d, err := cdp.InputDragIntercepted.Decode(ev.Params)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			decodeErr = fmt.Errorf("drag: %s: %w", ev.Method, err)
+			return
 		}
-	})
+		if dragged == nil {
+			dragged = d.Data
+		}
+	}, cdp.InputDragIntercepted)
 	defer stop()
 	if err := cdp.InputSetInterceptDrags.Do(ctx, s, cdp.SetInterceptParams{Enabled: true}); err != nil {
 		return fmt.Errorf("drag: %w", err)
 	}
-	defer cdp.InputSetInterceptDrags.Do(context.WithoutCancel(ctx), s, cdp.SetInterceptParams{Enabled: false})
+	defer p.undo(ctx, s, cdp.InputSetInterceptDrags.With(cdp.SetInterceptParams{Enabled: false}), cdp.InputSetInterceptDrags.Method)
 	steps := []cdp.MouseEvent{
 		{Type: "mouseMoved", X: fx, Y: fy},
 		{Type: "mousePressed", X: fx, Y: fy, Button: "left", Buttons: 1, ClickCount: 1},
@@ -313,14 +321,21 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 			return err
 		}
 	}
-	select {
-	case data := <-dragged:
+	if err := sub.Sync(ctx); err != nil {
+		return fmt.Errorf("drag: %w", err)
+	}
+	mu.Lock()
+	data, err := dragged, decodeErr
+	mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if data != nil { // else no HTML5 drag started: a plain mouse drag
 		for _, typ := range []string{"dragEnter", "dragOver", "drop"} {
 			if err := cdp.InputDispatchDragEvent.Do(ctx, s, cdp.DragEvent{Type: typ, X: tx, Y: ty, Data: data}); err != nil {
 				return fmt.Errorf("drag %s: %w", typ, err)
 			}
 		}
-	default: // no HTML5 drag started: a plain mouse drag
 	}
 	return p.mouse(ctx, cdp.MouseEvent{Type: "mouseReleased", X: tx, Y: ty, Button: "left", ClickCount: 1})
 }
@@ -548,25 +563,20 @@ func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
 	if err != nil {
 		return err
 	}
-	chosen := make(chan Event, 1)
-	stop := p.watch(func(ev Event) {
-		if ev.Method == cdp.PageFileChooserOpened.Method {
-			select {
-			case chosen <- ev:
-			default:
-			}
-		}
-	})
+	chooser, stop := p.watch(s, cdp.PageFileChooserOpened)
 	defer stop()
 	if err := cdp.PageSetInterceptFileChooserDialog.Do(ctx, s, cdp.SetInterceptParams{Enabled: true}); err != nil {
 		return fmt.Errorf("upload: %w", err)
 	}
-	defer cdp.PageSetInterceptFileChooserDialog.Do(context.WithoutCancel(ctx), s, cdp.SetInterceptParams{Enabled: false})
+	defer p.undo(ctx, s, cdp.PageSetInterceptFileChooserDialog.With(cdp.SetInterceptParams{Enabled: false}), cdp.PageSetInterceptFileChooserDialog.Method)
 	if err := p.Click(ctx, e, false); err != nil {
 		return err
 	}
 	select {
-	case ev := <-chosen:
+	case ev, ok := <-chooser.Events():
+		if !ok {
+			return fmt.Errorf("upload: %w", s.Conn.Err())
+		}
 		fc, err := cdp.PageFileChooserOpened.Decode(ev.Params)
 		if err != nil {
 			return err

@@ -2,12 +2,9 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
@@ -39,64 +36,49 @@ var ErrNavigationTimeout = errors.New("navigation timed out")
 // ErrNoHistory is wrapped when back or forward has nowhere to go.
 var ErrNoHistory = errors.New("no history entry")
 
+// loadEvents are the events a navigation is awaited by.
+var loadEvents = []cdp.EventType{cdp.PageLifecycleEvent, cdp.PageFrameNavigated, cdp.PageNavigatedWithinDocument, cdp.PageJavascriptDialogOpening}
+
 // loadWatch follows the main frame's navigations on a session: which
-// document committed, which loaded, and dialogs asking to leave.
+// document committed, which loaded. It is used on the navigating caller's
+// goroutine only.
 type loadWatch struct {
 	mainFrame string
-	changed   chan struct{}               // signalled on every update
-	dialogs   chan cdp.DialogOpeningEvent // beforeunload dialogs
-
-	mu        sync.Mutex
 	committed string          // loader of the last main-frame commit
 	loaded    map[string]bool // loaders whose load event fired
 	settled   bool            // a same-document or back/forward-cache navigation
 }
 
-func (w *loadWatch) signal() {
-	select {
-	case w.changed <- struct{}{}:
-	default:
-	}
-}
-
-// onEvent runs on the CDP reader goroutine.
-func (w *loadWatch) onEvent(method string, params json.RawMessage) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	switch method {
+// onEvent records what ev tells, and returns the beforeunload dialog it
+// opens, if it does.
+func (w *loadWatch) onEvent(ev Event) *cdp.DialogOpeningEvent {
+	switch ev.Method {
 	case cdp.PageLifecycleEvent.Method:
-		if ev, err := cdp.PageLifecycleEvent.Decode(params); err == nil && ev.Name == "load" && ev.FrameID == w.mainFrame {
-			w.loaded[ev.LoaderID] = true
+		if e, err := cdp.PageLifecycleEvent.Decode(ev.Params); err == nil && e.Name == "load" && e.FrameID == w.mainFrame {
+			w.loaded[e.LoaderID] = true
 		}
 	case cdp.PageFrameNavigated.Method:
-		if ev, err := cdp.PageFrameNavigated.Decode(params); err == nil && ev.Frame.ParentID == "" {
-			w.committed = ev.Frame.LoaderID
-			if ev.Type == "BackForwardCacheRestore" {
+		if e, err := cdp.PageFrameNavigated.Decode(ev.Params); err == nil && e.Frame.ParentID == "" {
+			w.committed = e.Frame.LoaderID
+			if e.Type == "BackForwardCacheRestore" {
 				w.settled = true
 			}
 		}
 	case cdp.PageNavigatedWithinDocument.Method:
-		if ev, err := cdp.PageNavigatedWithinDocument.Decode(params); err == nil && ev.FrameID == w.mainFrame {
+		if e, err := cdp.PageNavigatedWithinDocument.Decode(ev.Params); err == nil && e.FrameID == w.mainFrame {
 			w.settled = true
 		}
 	case cdp.PageJavascriptDialogOpening.Method:
-		if ev, err := cdp.PageJavascriptDialogOpening.Decode(params); err == nil && ev.Type == "beforeunload" {
-			select {
-			case w.dialogs <- ev:
-			default:
-			}
+		if e, err := cdp.PageJavascriptDialogOpening.Decode(ev.Params); err == nil && e.Type == "beforeunload" {
+			return &e
 		}
-	default:
-		return
 	}
-	w.signal()
+	return nil
 }
 
 // done reports whether the navigation of loader (or, when loader is empty,
 // of whatever the main frame committed) has finished loading.
 func (w *loadWatch) done(loader string) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.settled {
 		return true
 	}
@@ -116,21 +98,17 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	if err != nil {
 		return res, err
 	}
-	w := &loadWatch{mainFrame: p.TargetID, changed: make(chan struct{}, 1), dialogs: make(chan cdp.DialogOpeningEvent, 1), loaded: map[string]bool{}}
-	stop := s.Listen(w.onEvent)
-	defer stop()
+	sub := s.Subscribe(loadEvents...)
+	defer sub.Close()
+	w := &loadWatch{mainFrame: p.TargetID, loaded: map[string]bool{}}
 
 	if nav.InitScript != "" {
 		added, err := cdp.PageAddScriptToEvaluateOnNewDocument.Call(ctx, s, cdp.AddScriptParams{Source: nav.InitScript})
 		if err != nil {
 			return res, fmt.Errorf("add initScript: %w", err)
 		}
-		defer func() {
-			// Remove it even when ctx ran out: it is for this navigation only.
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			defer cancel()
-			_ = cdp.PageRemoveScriptToEvaluateOnNewDocument.Do(rctx, s, added)
-		}()
+		// Remove it even when ctx ran out: it is for this navigation only.
+		defer p.undo(ctx, s, cdp.PageRemoveScriptToEvaluateOnNewDocument.With(added), cdp.PageRemoveScriptToEvaluateOnNewDocument.Method)
 	}
 
 	// The command runs beside the wait: Chrome answers some of them only
@@ -141,14 +119,19 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	}
 	startc := make(chan started, 1)
 	actx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	go func() {
 		loader, err := p.startNavigation(actx, s, nav)
 		startc <- started{loader, err}
 	}()
+	pending := true
+	defer func() {
+		cancel()
+		if pending {
+			<-startc // the command's call ends with actx
+		}
+	}()
 
 	var loader string
-	pending := true
 	for {
 		if !pending && w.done(loader) {
 			p.setCrashed("")
@@ -156,12 +139,19 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 		}
 		select {
 		case st := <-startc:
+			pending = false
 			if st.err != nil {
 				return res, st.err
 			}
-			loader, pending = st.loader, false
-		case <-w.changed:
-		case <-w.dialogs:
+			loader = st.loader
+		case ev, ok := <-sub.Events():
+			if !ok {
+				return res, fmt.Errorf("navigate: %w", s.Conn.Err())
+			}
+			d := w.onEvent(ev)
+			if d == nil {
+				continue
+			}
 			accept := !nav.DismissBeforeUnload
 			if err := cdp.PageHandleJavaScriptDialog.Do(ctx, s, cdp.HandleDialogParams{Accept: accept}); err != nil {
 				return res, fmt.Errorf("answer the page's beforeunload dialog: %w", err)
@@ -171,8 +161,6 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 				return res, nil
 			}
 			res.BeforeUnload = "accepted"
-		case <-s.Conn.Done():
-			return res, fmt.Errorf("navigate: %w", s.Conn.Err())
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return res, fmt.Errorf("%w: the page did not finish loading in time; it keeps what it loaded so far", ErrNavigationTimeout)

@@ -79,10 +79,10 @@ func (p *Page) markClosed() {
 	p.mu.Lock()
 	p.closed = true
 	p.session = nil
-	stops := p.events.reset()
+	subs := p.events.reset()
 	p.mu.Unlock()
-	for _, stop := range stops {
-		stop()
+	for _, sub := range subs {
+		sub.Close()
 	}
 	close(p.gone)
 }
@@ -90,14 +90,14 @@ func (p *Page) markClosed() {
 // detached forgets the session when Chrome reports it detached.
 func (p *Page) detached(sessionID string) {
 	p.mu.Lock()
-	var stops []func()
+	var subs []*cdp.Subscription
 	if p.session != nil && p.session.ID == sessionID {
 		p.session = nil
-		stops = p.events.reset()
+		subs = p.events.reset()
 	}
 	p.mu.Unlock()
-	for _, stop := range stops {
-		stop()
+	for _, sub := range subs {
+		sub.Close()
 	}
 }
 

@@ -66,6 +66,10 @@ func (b *Browser) NewPage(ctx context.Context, isolatedContext string, backgroun
 	if err != nil {
 		return nil, fmt.Errorf("open a page: %w", err)
 	}
+	// Chrome announces the target before it answers.
+	if err := b.targets.Sync(ctx); err != nil {
+		return nil, fmt.Errorf("open a page: %w", err)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p := b.pages[res.TargetID]
@@ -112,6 +116,10 @@ func (b *Browser) BringToFront(ctx context.Context, p *Page) error {
 func (b *Browser) Refresh(ctx context.Context) error {
 	res, err := cdp.TargetGetTargets.Call(ctx, b.conn.Session(""), cdp.GetTargetsParams{})
 	if err != nil {
+		return fmt.Errorf("read page titles: %w", err)
+	}
+	// Info from events before the answer must not overwrite the fresher one.
+	if err := b.targets.Sync(ctx); err != nil {
 		return fmt.Errorf("read page titles: %w", err)
 	}
 	b.mu.Lock()

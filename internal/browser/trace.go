@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -57,9 +56,9 @@ const traceChunk = 4 << 20
 
 // Trace is a trace being recorded on a page's session. Stop it exactly once.
 type Trace struct {
+	page      *Page
 	session   *cdp.Session
-	complete  chan cdp.TracingCompleteEvent
-	unlisten  func()
+	complete  *cdp.Subscription // Tracing.tracingComplete
 	emulation Emulation
 }
 
@@ -73,18 +72,7 @@ func (p *Page) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error
 	if err != nil {
 		return nil, err
 	}
-	t := &Trace{session: s, complete: make(chan cdp.TracingCompleteEvent, 1), emulation: p.Emulation()}
-	t.unlisten = s.Listen(func(method string, params json.RawMessage) {
-		if method != cdp.TracingTracingComplete.Method {
-			return
-		}
-		if ev, err := cdp.TracingTracingComplete.Decode(params); err == nil {
-			select {
-			case t.complete <- ev:
-			default:
-			}
-		}
-	})
+	t := &Trace{page: p, session: s, complete: s.Subscribe(cdp.TracingTracingComplete), emulation: p.Emulation()}
 	categories := TraceCategories
 	if opts.ScriptSources {
 		categories = append(slices.Clip(categories), ScriptSourceCategories...)
@@ -99,7 +87,7 @@ func (p *Page) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error
 		},
 	})
 	if err != nil {
-		t.unlisten()
+		t.complete.Close()
 		if strings.Contains(err.Error(), "already") {
 			return nil, fmt.Errorf("start tracing: %w; another client (or another tab's tool call) is tracing this browser", err)
 		}
@@ -112,27 +100,27 @@ func (p *Page) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error
 // to w chunk by chunk as it is read: the trace is never held whole. It
 // reports whether Chrome lost data because its trace buffer filled up.
 func (t *Trace) Stop(ctx context.Context, w io.Writer) (dataLoss bool, err error) {
-	defer t.unlisten()
+	defer t.complete.Close()
 	if err := cdp.TracingEnd.Do(ctx, t.session); err != nil {
 		return false, fmt.Errorf("stop tracing: %w", err)
 	}
 	var done cdp.TracingCompleteEvent
 	select {
-	case done = <-t.complete:
-	case <-t.session.Conn.Done():
-		return false, fmt.Errorf("stop tracing: %w", t.session.Conn.Err())
+	case ev, ok := <-t.complete.Events():
+		if !ok {
+			return false, fmt.Errorf("stop tracing: %w", t.session.Conn.Err())
+		}
+		if done, err = cdp.TracingTracingComplete.Decode(ev.Params); err != nil {
+			return false, fmt.Errorf("stop tracing: %s: %w", ev.Method, err)
+		}
 	case <-ctx.Done():
 		return false, fmt.Errorf("stop tracing: waiting for Chrome to flush the trace: %w", ctx.Err())
 	}
 	if done.Stream == "" {
 		return done.DataLossOccurred, errors.New("stop tracing: Chrome returned no trace stream")
 	}
-	defer func() {
-		// Free Chrome's copy even when reading failed or ctx ran out.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = cdp.IOClose.Do(cctx, t.session, cdp.IOCloseParams{Handle: done.Stream})
-	}()
+	// Free Chrome's copy even when reading failed or ctx ran out.
+	defer t.page.undo(ctx, t.session, cdp.IOClose.With(cdp.IOCloseParams{Handle: done.Stream}), cdp.IOClose.Method)
 	return done.DataLossOccurred, readStream(ctx, t.session, done.Stream, w)
 }
 

@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -17,6 +16,8 @@ import (
 // Fetch interception: nothing has to attach to each tab.
 type urlFilter struct {
 	blocked, allowed []urlPattern
+
+	sub *cdp.Subscription // the paused requests, once installed
 
 	mu     sync.Mutex
 	denied map[string]string // recently refused URL -> why, for navigation errors
@@ -118,37 +119,50 @@ func (f *urlFilter) why(u string) string {
 	return f.last // the URL may have been normalized on the way
 }
 
-// install starts intercepting every request of the browser.
+// install starts intercepting every request of the browser. Each paused
+// request is answered on the filter's own subscription, one after the other,
+// with the browser's lifetime context.
 func (f *urlFilter) install(ctx context.Context, b *Browser) error {
-	b.conn.Listen("", func(method string, params json.RawMessage) {
-		if method != cdp.FetchRequestPaused.Method {
-			return
-		}
-		ev, err := cdp.FetchRequestPaused.Decode(params)
-		if err != nil {
-			return
-		}
-		why := f.verdict(ev.Request.URL)
-		if why != "" {
-			f.mu.Lock()
-			if len(f.denied) > 100 {
-				clear(f.denied)
-			}
-			f.denied[ev.Request.URL], f.last = why, why
-			f.mu.Unlock()
-		}
-		go func() { // answering is a call: not from the reader goroutine
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			if why != "" {
-				_ = cdp.FetchFailRequest.Do(ctx, b.conn.Session(""), cdp.FailRequestParams{RequestID: ev.RequestID, ErrorReason: "BlockedByClient"})
-			} else {
-				_ = cdp.FetchContinueRequest.Do(ctx, b.conn.Session(""), cdp.ContinueRequestParams{RequestID: ev.RequestID})
-			}
-		}()
-	})
+	f.sub = b.conn.SubscribeFunc("", func(ev cdp.RawEvent) { f.answer(b, ev) }, cdp.FetchRequestPaused)
 	if err := cdp.FetchEnable.Do(ctx, b.conn.Session(""), cdp.FetchEnableParams{Patterns: []cdp.RequestPattern{{URLPattern: "*"}}}); err != nil {
 		return fmt.Errorf("enforce URL patterns: %w", err)
 	}
 	return nil
+}
+
+// stop ends the interception's subscription.
+func (f *urlFilter) stop() {
+	if f != nil && f.sub != nil {
+		f.sub.Close()
+	}
+}
+
+// answer lets a paused request go on, or fails it when its URL is refused.
+func (f *urlFilter) answer(b *Browser, raw cdp.RawEvent) {
+	ev, err := cdp.FetchRequestPaused.Decode(raw.Params)
+	if err != nil {
+		b.bg.failed("browser", raw.Method, fmt.Errorf("decode: %w", err))
+		return
+	}
+	why := f.verdict(ev.Request.URL)
+	if why != "" {
+		f.mu.Lock()
+		if len(f.denied) > 100 {
+			clear(f.denied)
+		}
+		f.denied[ev.Request.URL], f.last = why, why
+		f.mu.Unlock()
+	}
+	ctx, cancel := context.WithTimeout(b.bg.ctx, 10*time.Second)
+	defer cancel()
+	browser := b.conn.Session("")
+	if why != "" {
+		if err := cdp.FetchFailRequest.Do(ctx, browser, cdp.FailRequestParams{RequestID: ev.RequestID, ErrorReason: "BlockedByClient"}); err != nil {
+			b.bg.failed("browser", cdp.FetchFailRequest.Method, fmt.Errorf("request %s: %w", ev.Request.URL, err))
+		}
+		return
+	}
+	if err := cdp.FetchContinueRequest.Do(ctx, browser, cdp.ContinueRequestParams{RequestID: ev.RequestID}); err != nil {
+		b.bg.failed("browser", cdp.FetchContinueRequest.Method, fmt.Errorf("request %s: %w", ev.Request.URL, err))
+	}
 }

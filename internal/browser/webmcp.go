@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -39,17 +38,14 @@ func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
 	}
 	var mu sync.Mutex
 	var added []cdp.WebMCPTool
-	stop := p.watch(func(ev Event) {
-		if ev.SessionID != s.ID || ev.Method != cdp.WebMCPToolsAdded.Method {
-			return
-		}
+	sub := s.SubscribeFunc(func(ev Event) {
 		if e, err := cdp.WebMCPToolsAdded.Decode(ev.Params); err == nil {
 			mu.Lock()
 			added = append(added, e.Tools...)
 			mu.Unlock()
 		}
-	})
-	defer stop()
+	}, cdp.WebMCPToolsAdded)
+	defer sub.Close()
 	for _, a := range []cdp.Action{cdp.WebMCPDisable, cdp.WebMCPEnable} {
 		if err := a.Do(ctx, s); err != nil {
 			if ce := (*cdp.Error)(nil); errors.As(err, &ce) && ce.Code == -32601 {
@@ -58,7 +54,10 @@ func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
 			return nil, fmt.Errorf("list WebMCP tools: %w", err)
 		}
 	}
-	// The events came before enable's reply, on the same reader goroutine.
+	// The events came before enable's reply.
+	if err := sub.Sync(ctx); err != nil {
+		return nil, fmt.Errorf("list WebMCP tools: %w", err)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if len(added) == 0 {
@@ -99,28 +98,24 @@ func (p *Page) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.Ra
 	if err != nil {
 		return WebMCPResult{}, err
 	}
-	responded := make(chan cdp.WebMCPToolRespondedEvent, 8)
-	stop := p.watch(func(ev Event) {
-		if ev.SessionID != s.ID || ev.Method != cdp.WebMCPToolResponded.Method {
-			return
-		}
-		if e, err := cdp.WebMCPToolResponded.Decode(ev.Params); err == nil {
-			select {
-			case responded <- e:
-			default: // an answer to another invocation nobody waits for
-			}
-		}
-	})
-	defer stop()
+	responded := s.Subscribe(cdp.WebMCPToolResponded)
+	defer responded.Close()
 	inv, err := cdp.WebMCPInvokeTool.Call(ctx, s, cdp.WebMCPInvokeToolParams{FrameID: t.FrameID, ToolName: t.Name, Input: input})
 	if err != nil {
 		return WebMCPResult{}, fmt.Errorf("invoke WebMCP tool %q: %w", t.Name, err)
 	}
 	for {
 		select {
-		case e := <-responded:
+		case ev, ok := <-responded.Events():
+			if !ok {
+				return WebMCPResult{}, fmt.Errorf("invoke WebMCP tool %q: %w", t.Name, s.Conn.Err())
+			}
+			e, err := cdp.WebMCPToolResponded.Decode(ev.Params)
+			if err != nil {
+				return WebMCPResult{}, fmt.Errorf("invoke WebMCP tool %q: %s: %w", t.Name, ev.Method, err)
+			}
 			if e.InvocationID != inv.InvocationID {
-				continue
+				continue // an answer to another invocation
 			}
 			res := WebMCPResult{Status: e.Status, Output: e.Output, ErrorText: e.ErrorText}
 			if res.ErrorText == "" && e.Exception != nil {
@@ -128,9 +123,7 @@ func (p *Page) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.Ra
 			}
 			return res, nil
 		case <-ctx.Done():
-			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			defer cancel()
-			_ = cdp.WebMCPCancelInvocation.Do(cctx, s, cdp.WebMCPCancelInvocationParams(inv))
+			p.undo(ctx, s, cdp.WebMCPCancelInvocation.With(cdp.WebMCPCancelInvocationParams(inv)), cdp.WebMCPCancelInvocation.Method)
 			return WebMCPResult{}, fmt.Errorf("WebMCP tool %q did not answer in time, so its invocation was canceled: %w", t.Name, ctx.Err())
 		}
 	}
