@@ -97,6 +97,10 @@ type Call struct {
 	Browser *browser.Browser // nil for tools that need no browser
 	Page    *browser.Page    // the page acted on, for page tools
 	Resp    *Response
+
+	// held is the page whose lock the call holds until its answer is
+	// rendered (Page for page tools), nil when none.
+	held *browser.Page
 }
 
 // define declares a tool whose arguments decode into P. The input schema is
@@ -376,7 +380,11 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 		return errorResult(fmt.Errorf("%s: %w", name, err)), nil
 	}
 	c := &Call{Server: s, Resp: &Response{}}
-	if err := s.run(ctx, t, c, parsed); err != nil {
+	// The page's lock is held until the answer is rendered: a snapshot
+	// in it is CDP work on the page like the tool's own.
+	unlock := func() {}
+	defer func() { unlock() }()
+	if err := s.run(ctx, t, c, parsed, &unlock); err != nil {
 		if errors.Is(err, cdp.ErrBrowserGone) {
 			err = fmt.Errorf("%w. %s", err, s.relaunchHint())
 		}
@@ -385,8 +393,9 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	return c.Resp.result(ctx, c), nil
 }
 
-// run resolves the page a tool acts on, holds its lock, and calls the handler.
-func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json.RawMessage) error {
+// run resolves the page a tool acts on, takes its lock (setting *unlock to
+// release it), and calls the handler.
+func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json.RawMessage, unlock *func()) error {
 	if t.Scope == ScopeNone {
 		return t.run(ctx, c, encode(args))
 	}
@@ -408,12 +417,12 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 				return err
 			}
 		}
-		unlock, err := p.Lock(ctx)
+		release, err := p.Lock(ctx)
 		if err != nil {
 			return err
 		}
-		defer unlock()
-		c.Page = p
+		*unlock = release
+		c.Page, c.held = p, p
 		if d := p.Dialog(); d != nil && !t.IgnoresDialog {
 			return fmt.Errorf("a %s dialog is open on the page (%q) and blocks it; call handle_dialog to accept or dismiss it first", d.Type, d.Message)
 		}

@@ -354,12 +354,14 @@ func writePageTools(ctx context.Context, b *strings.Builder, c *Call) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, pageToolsWait)
 	defer cancel()
-	unlock, err := p.Lock(ctx)
-	if err != nil {
-		fmt.Fprintf(b, "(The page's own tools were not listed: %v.)\n", err)
-		return
+	if p != c.held { // the call's own page is locked until the answer is done
+		unlock, err := p.Lock(ctx)
+		if err != nil {
+			fmt.Fprintf(b, "(The page's own tools were not listed: %v.)\n", err)
+			return
+		}
+		defer unlock()
 	}
-	defer unlock()
 	if thirdParty {
 		d, err := p.DiscoverTools(ctx)
 		switch {
