@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 )
 
-// This file holds the typed layer over Session.Call and Listen: every command
+// This file holds the typed layer over Session.Call and Subscribe: every command
 // and event the server uses is declared once, beside its param and result
 // structs, as a Command, Query, Action or Event value named after its method
 // without the dot (Page.navigate is PageNavigate, Target.targetCreated is
@@ -104,8 +104,8 @@ func wireParams(params any) any {
 // Event is a protocol event whose params decode to E.
 type Event[E any] struct{ Method string }
 
-// Decode decodes the params of the event, as passed to a Listen callback
-// with this event's Method. Empty params decode to the zero E.
+// Decode decodes the params of the event, as a Subscription delivers them
+// in a RawEvent with this event's Method. Empty params decode to the zero E.
 func (e Event[E]) Decode(params json.RawMessage) (E, error) {
 	return Decode[E](params)
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -38,8 +37,8 @@ func (e *Error) Error() string {
 
 // Conn multiplexes calls and events over one Transport: one reader goroutine
 // owns Read; replies are routed by message id to the waiting caller, events are
-// routed by sessionId to subscriptions (which queue them for their own
-// goroutine) and listeners. A Conn is safe for concurrent use.
+// routed by sessionId to subscriptions, which queue them for their own
+// goroutine. A Conn is safe for concurrent use.
 type Conn struct {
 	t        Transport
 	log      *slog.Logger
@@ -48,11 +47,10 @@ type Conn struct {
 	done     chan struct{} // closed by shutdown
 	readDone chan struct{} // closed when the reader goroutine returns
 
-	mu        sync.Mutex
-	pending   map[int64]*call            // by message id; nil once dead
-	listeners map[string][]*listener     // by session id; slices are copy-on-write
-	subs      map[string][]*Subscription // by session id; slices are copy-on-write
-	err       error                      // why the connection died; nil while alive
+	mu      sync.Mutex
+	pending map[int64]*call            // by message id; nil once dead
+	subs    map[string][]*Subscription // by session id; slices are copy-on-write
+	err     error                      // why the connection died; nil while alive
 
 	closeOnce sync.Once
 	closeErr  error
@@ -69,12 +67,6 @@ type call struct {
 type reply struct {
 	result json.RawMessage
 	err    error
-}
-
-// listener is one registered event callback.
-type listener struct {
-	fn      func(method string, params json.RawMessage)
-	stopped atomic.Bool
 }
 
 // Option configures a Conn in NewConn.
@@ -95,14 +87,13 @@ func WithLogger(l *slog.Logger) Option {
 // which runs until the transport fails or the Conn is closed. The Conn owns t.
 func NewConn(t Transport, opts ...Option) *Conn {
 	c := &Conn{
-		t:         t,
-		log:       slog.New(slog.DiscardHandler),
-		wsem:      make(chan struct{}, 1),
-		done:      make(chan struct{}),
-		readDone:  make(chan struct{}),
-		pending:   make(map[int64]*call),
-		listeners: make(map[string][]*listener),
-		subs:      make(map[string][]*Subscription),
+		t:        t,
+		log:      slog.New(slog.DiscardHandler),
+		wsem:     make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		readDone: make(chan struct{}),
+		pending:  make(map[int64]*call),
+		subs:     make(map[string][]*Subscription),
 	}
 	for _, o := range opts {
 		o(c)
@@ -207,40 +198,6 @@ func (c *Conn) forget(id int64) {
 	c.mu.Unlock()
 }
 
-// Listen registers fn for every event whose sessionId equals sessionID ("" =
-// browser-level events without sessionId). fn runs on the reader goroutine, in
-// arrival order, and must not block or call Call synchronously; params stays
-// valid after fn returns but must not be modified. Prefer Subscribe or
-// SubscribeFunc, whose subscribers have their own delivery and may block.
-//
-// The returned func unregisters fn. It is idempotent and safe to call from
-// inside fn. Once it has returned, fn is not called for later events, although
-// a call already running on the reader goroutine may still be finishing.
-func (c *Conn) Listen(sessionID string, fn func(method string, params json.RawMessage)) (stop func()) {
-	if fn == nil {
-		return func() {}
-	}
-	l := &listener{fn: fn}
-	c.mu.Lock()
-	c.listeners[sessionID] = append(slices.Clip(c.listeners[sessionID]), l)
-	c.mu.Unlock()
-	return func() {
-		l.stopped.Store(true)
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		ls := c.listeners[sessionID]
-		i := slices.Index(ls, l)
-		if i < 0 {
-			return
-		}
-		if len(ls) == 1 {
-			delete(c.listeners, sessionID)
-			return
-		}
-		c.listeners[sessionID] = slices.Delete(slices.Clone(ls), i, i+1)
-	}
-}
-
 // Done is closed when the connection has died or was closed; Err then tells why.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
@@ -255,7 +212,7 @@ func (c *Conn) Err() error {
 // Close closes the transport. Pending and later calls fail with an error
 // wrapping ErrBrowserGone. The reader goroutine returns as soon as the
 // transport's Read does; Close does not wait for it, so it may be called from
-// a listener.
+// a subscriber.
 func (c *Conn) Close() error {
 	c.shutdown(nil)
 	return c.closeTransport()
@@ -335,7 +292,7 @@ type incoming struct {
 }
 
 // dispatch routes one message from the browser: a reply to its caller, an
-// event to the listeners of its session. Malformed messages are logged and
+// event to the subscriptions of its session. Malformed messages are logged and
 // skipped.
 func (c *Conn) dispatch(msg []byte) {
 	var m incoming
@@ -351,18 +308,12 @@ func (c *Conn) dispatch(msg []byte) {
 			c.detached(m.Params)
 		}
 		c.mu.Lock()
-		ls := c.listeners[m.SessionID]
 		subs := c.subs[m.SessionID]
 		c.mu.Unlock()
 		ev := RawEvent{SessionID: m.SessionID, Method: m.Method, Params: m.Params}
 		for _, s := range subs {
 			if s.wants(m.Method) {
 				s.push(ev)
-			}
-		}
-		for _, l := range ls {
-			if !l.stopped.Load() {
-				l.fn(m.Method, m.Params)
 			}
 		}
 	default:
@@ -446,9 +397,4 @@ func (c *Conn) Session(id string) *Session { return &Session{Conn: c, ID: id} }
 // Call is Conn.Call in this session.
 func (s *Session) Call(ctx context.Context, method string, params, result any) error {
 	return s.Conn.Call(ctx, s.ID, method, params, result)
-}
-
-// Listen is Conn.Listen for this session's events.
-func (s *Session) Listen(fn func(method string, params json.RawMessage)) (stop func()) {
-	return s.Conn.Listen(s.ID, fn)
 }

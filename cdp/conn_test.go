@@ -254,33 +254,22 @@ func TestEventsRouting(t *testing.T) {
 	c, p := newTestConn(t)
 	var mu sync.Mutex
 	got := map[string][]string{}
-	record := func(name string) func(string, json.RawMessage) {
-		return func(method string, params json.RawMessage) {
+	record := func(name string) func(RawEvent) {
+		return func(ev RawEvent) {
 			mu.Lock()
 			defer mu.Unlock()
-			got[name] = append(got[name], method+string(params))
+			got[name] = append(got[name], ev.Method+string(ev.Params))
 		}
 	}
-	// A listener that removes a later one: that one misses the event
-	// being dispatched already.
-	var stopLater func()
-	stopFirst := c.Listen("", func(method string, params json.RawMessage) {
-		record("browser, stops the next")(method, params)
-		stopLater()
-	})
-	defer stopFirst()
-	stopLater = c.Listen("", record("browser, stopped by the previous"))
-	c.Listen("", record("browser"))
-	c.Listen("S1", record("s1"))
-	c.Session("S1").Listen(record("s1 again"))
-	c.Listen("S2", record("s2"))
-	stopOuter := c.Listen("S2", record("s2 stopped from outside"))
-	var stopSelf func()
-	stopSelf = c.Listen("S2", func(method string, params json.RawMessage) {
-		record("s2 stopped from inside")(method, params)
-		stopSelf()
-		stopSelf() // idempotent
-	})
+	subs := []*Subscription{
+		c.SubscribeFunc("", record("browser")),
+		c.SubscribeFunc("S1", record("s1")),
+		c.Session("S1").SubscribeFunc(record("s1 again")),
+		c.SubscribeFunc("S1", record("s1, E.d only"), Event[struct{}]{"E.d"}),
+		c.SubscribeFunc("S2", record("s2")),
+	}
+	stopped := c.SubscribeFunc("S2", record("s2 closed"))
+	subs = append(subs, stopped)
 
 	errc := goCall(c, t.Context(), "S1", "Page.enable", nil, nil)
 	req := p.expect(t)
@@ -292,28 +281,32 @@ func TestEventsRouting(t *testing.T) {
 	if err := waitCall(t, errc); err != nil {
 		t.Fatal(err)
 	}
-	stopOuter()
-	stopOuter()
+	roundTrip(t, c, p)
+	if err := stopped.Sync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	stopped.Close()
 	p.event(t, "S2", "E.e", `{"n":5}`)
 	p.event(t, "S3", "E.f", `{"n":6}`)
 	p.send(t, `{"method":"E.g","sessionId":"S1"}`)
 
 	// A reply is dispatched after every message before it: once this call
-	// returns, all the events above have been delivered.
-	errc = goCall(c, t.Context(), "", "Sync", nil, nil)
-	p.reply(t, p.expect(t).ID, `{}`)
-	if err := waitCall(t, errc); err != nil {
-		t.Fatal(err)
+	// returns, all the events above are queued, and Sync sees them handled.
+	roundTrip(t, c, p)
+	for _, s := range subs {
+		if err := s.Sync(t.Context()); err != nil && s != stopped {
+			t.Fatal(err)
+		}
+		defer s.Close()
 	}
 
 	want := map[string][]string{
-		"browser":                 {`E.c{"n":3}`},
-		"browser, stops the next": {`E.c{"n":3}`},
-		"s1":                      {`E.a{"n":1}`, `E.d{"n":4}`, `E.g`},
-		"s1 again":                {`E.a{"n":1}`, `E.d{"n":4}`, `E.g`},
-		"s2":                      {`E.b{"n":2}`, `E.e{"n":5}`},
-		"s2 stopped from outside": {`E.b{"n":2}`},
-		"s2 stopped from inside":  {`E.b{"n":2}`},
+		"browser":      {`E.c{"n":3}`},
+		"s1":           {`E.a{"n":1}`, `E.d{"n":4}`, `E.g`},
+		"s1 again":     {`E.a{"n":1}`, `E.d{"n":4}`, `E.g`},
+		"s1, E.d only": {`E.d{"n":4}`},
+		"s2":           {`E.b{"n":2}`, `E.e{"n":5}`},
+		"s2 closed":    {`E.b{"n":2}`},
 	}
 	mu.Lock()
 	defer mu.Unlock()
@@ -424,14 +417,15 @@ func TestClose(t *testing.T) {
 	}
 }
 
-func TestCloseFromListener(t *testing.T) {
+func TestCloseFromSubscriber(t *testing.T) {
 	c, p := newTestConn(t)
-	c.Listen("", func(string, json.RawMessage) { c.Close() })
+	sub := c.SubscribeFunc("", func(RawEvent) { c.Close() })
+	defer sub.Close()
 	p.event(t, "", "Inspector.detached", `{}`)
 	select {
 	case <-c.Done():
 	case <-time.After(testGuard):
-		t.Fatal("Close from a listener did not close the Conn")
+		t.Fatal("Close from a subscriber did not close the Conn")
 	}
 }
 
@@ -481,8 +475,8 @@ func TestProtocolError(t *testing.T) {
 
 func TestDetachedSessionFailsPendingCalls(t *testing.T) {
 	c, p := newTestConn(t)
-	events := make(chan string, 10)
-	c.Listen("", func(method string, _ json.RawMessage) { events <- method })
+	events := c.Subscribe("")
+	defer events.Close()
 
 	s1a := goCall(c, t.Context(), "S1", "Runtime.evaluate", nil, nil)
 	p.expect(t)
@@ -499,12 +493,12 @@ func TestDetachedSessionFailsPendingCalls(t *testing.T) {
 		}
 	}
 	select {
-	case m := <-events:
-		if m != "Target.detachedFromTarget" {
-			t.Errorf("browser listener got %s", m)
+	case ev := <-events.Events():
+		if ev.Method != "Target.detachedFromTarget" {
+			t.Errorf("browser subscriber got %s", ev.Method)
 		}
 	case <-time.After(testGuard):
-		t.Error("detachedFromTarget not delivered to the browser listener")
+		t.Error("detachedFromTarget not delivered to the browser subscriber")
 	}
 	// The other session is unaffected.
 	select {
@@ -522,7 +516,8 @@ func TestMalformedMessagesSkipped(t *testing.T) {
 	var logs lockedBuffer
 	c, p := newTestConn(t, WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	called := make(chan struct{}, 10)
-	c.Listen("", func(string, json.RawMessage) { called <- struct{}{} })
+	sub := c.SubscribeFunc("", func(RawEvent) { called <- struct{}{} })
+	defer sub.Close()
 
 	errc := goCall(c, t.Context(), "", "Test.op", nil, nil)
 	req := p.expect(t)
@@ -542,9 +537,12 @@ func TestMalformedMessagesSkipped(t *testing.T) {
 	if c.Err() != nil {
 		t.Fatalf("Conn died: %v", c.Err())
 	}
+	if err := sub.Sync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	// Only the two well-formed (if useless) detachedFromTarget events are events.
 	if len(called) != 2 {
-		t.Errorf("listener called %d times, want 2", len(called))
+		t.Errorf("subscriber called %d times, want 2", len(called))
 	}
 	if !strings.Contains(logs.String(), "malformed") {
 		t.Errorf("malformed messages not logged:\n%s", logs.String())
@@ -573,8 +571,8 @@ func TestSession(t *testing.T) {
 	if s.Conn != c || s.ID != "S9" {
 		t.Fatalf("Session = %+v", s)
 	}
-	got := make(chan string, 1)
-	s.Listen(func(method string, _ json.RawMessage) { got <- method })
+	got := s.Subscribe()
+	defer got.Close()
 	var res CreateTargetResult
 	errc := make(chan error, 1)
 	go func() {
@@ -589,8 +587,8 @@ func TestSession(t *testing.T) {
 	if err := waitCall(t, errc); err != nil || res.TargetID != "T" {
 		t.Errorf("got %+v, %v", res, err)
 	}
-	if m := <-got; m != "Page.loadEventFired" {
-		t.Errorf("listener got %s", m)
+	if ev := next(t, got); ev.Method != "Page.loadEventFired" || ev.SessionID != "S9" {
+		t.Errorf("subscriber got %s in %q", ev.Method, ev.SessionID)
 	}
 }
 

@@ -99,6 +99,7 @@ func TestSubscriptionSessions(t *testing.T) {
 	defer browser.Close()
 
 	p.event(t, "S2", "E.before", `{}`)
+	roundTrip(t, c, p) // E.before is dispatched, to nobody
 	sub.AddSession("S2")
 	p.event(t, "S2", "E.a", `{}`)
 	p.event(t, "S3", "E.elsewhere", `{}`)

@@ -181,7 +181,7 @@ type DetachedFromTargetEvent struct {
 	TargetID  string `json:"targetId,omitempty"` // deprecated by the protocol
 }
 
-// Decode decodes event params (as passed to a Listen callback) into a T, such
+// Decode decodes event params (a RawEvent's Params) into a T, such
 // as a TargetCreatedEvent. Empty params decode to the zero T.
 func Decode[T any](params json.RawMessage) (T, error) {
 	var v T

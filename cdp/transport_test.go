@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -249,11 +248,12 @@ func TestConnOverPipe(t *testing.T) {
 	}()
 
 	created := make(chan TargetCreatedEvent, 1)
-	c.Listen("", func(method string, params json.RawMessage) {
-		if ev, err := Decode[TargetCreatedEvent](params); err == nil && method == "Target.targetCreated" {
+	sub := c.SubscribeFunc("", func(raw RawEvent) {
+		if ev, err := TargetTargetCreated.Decode(raw.Params); err == nil {
 			created <- ev
 		}
-	})
+	}, TargetTargetCreated)
+	defer sub.Close()
 	var v struct{ Product string }
 	if err := c.Call(t.Context(), "", "Browser.getVersion", nil, &v); err != nil || v.Product != "Chrome" {
 		t.Fatalf("got %+v, %v", v, err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -118,25 +119,14 @@ func loadUnpacked(ctx context.Context, c *Call, dir string) (string, error) {
 		return "", fmt.Errorf("extension path %s: %w", dir, err)
 	}
 	conn := c.Browser.Conn()
-	workers := make(chan cdp.TargetInfo, 16)
-	stop := conn.Listen("", func(method string, params json.RawMessage) {
-		if method != "Target.targetCreated" {
-			return
-		}
-		if ev, err := cdp.Decode[cdp.TargetCreatedEvent](params); err == nil && ev.TargetInfo.Type == "service_worker" {
-			select {
-			case workers <- ev.TargetInfo:
-			default:
-			}
-		}
-	})
-	defer stop()
+	created := conn.Subscribe("", cdp.TargetTargetCreated)
+	defer created.Close()
 	var res cdp.ExtensionsLoadUnpackedResult
 	if err := extensionsCall(ctx, c, "Extensions.loadUnpacked", cdp.ExtensionsLoadUnpackedParams{Path: abs}, &res); err != nil {
 		return "", fmt.Errorf("install the extension in %s: %w", abs, err)
 	}
 	if worker := serviceWorker(abs); worker != "" {
-		awaitWorker(ctx, conn, workers, "chrome-extension://"+res.ID+"/"+worker)
+		awaitWorker(ctx, conn, created, "chrome-extension://"+res.ID+"/"+worker)
 	}
 	return res.ID, nil
 }
@@ -160,15 +150,20 @@ func serviceWorker(dir string) string {
 // start and run its script, so that an action triggered right after the
 // install finds the listeners the script adds. It gives up silently: the
 // install itself succeeded.
-func awaitWorker(ctx context.Context, conn *cdp.Conn, created <-chan cdp.TargetInfo, url string) {
+func awaitWorker(ctx context.Context, conn *cdp.Conn, created *cdp.Subscription, url string) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case t := <-created:
-			if t.URL != url {
+		case raw, ok := <-created.Events():
+			if !ok {
+				return // the browser went away
+			}
+			ev, err := cdp.TargetTargetCreated.Decode(raw.Params)
+			t := ev.TargetInfo
+			if err != nil || t.Type != "service_worker" || t.URL != url {
 				continue
 			}
 			if s, detach, err := attach(ctx, conn, t.TargetID); err == nil {
@@ -238,29 +233,26 @@ func holds(ctx context.Context, conn *cdp.Conn, tab, page string) (bool, error) 
 		return false, err
 	}
 	defer detach()
-	found := make(chan string, 1)
-	stop := s.Listen(func(method string, params json.RawMessage) {
-		if method != "Target.attachedToTarget" {
-			return
+	var mu sync.Mutex
+	var found []string
+	sub := s.SubscribeFunc(func(raw cdp.RawEvent) {
+		if ev, err := cdp.TargetAttachedToTarget.Decode(raw.Params); err == nil && ev.TargetInfo.Type == "page" {
+			mu.Lock()
+			found = append(found, ev.TargetInfo.TargetID)
+			mu.Unlock()
 		}
-		if ev, err := cdp.Decode[cdp.AttachedToTargetEvent](params); err == nil && ev.TargetInfo.Type == "page" {
-			select {
-			case found <- ev.TargetInfo.TargetID:
-			default:
-			}
-		}
-	})
-	defer stop()
+	}, cdp.TargetAttachedToTarget)
+	defer sub.Close()
 	// Chrome announces the tab's page before it replies.
 	if err := s.Call(ctx, "Target.setAutoAttach", cdp.SetAutoAttachParams{AutoAttach: true, Flatten: true}, nil); err != nil {
 		return false, err
 	}
-	select {
-	case id := <-found:
-		return id == page, nil
-	default:
-		return false, nil
+	if err := sub.Sync(ctx); err != nil {
+		return false, err
 	}
+	mu.Lock()
+	defer mu.Unlock()
+	return len(found) > 0 && found[0] == page, nil
 }
 
 // attach opens a session to target; detach ends it.

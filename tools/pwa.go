@@ -97,21 +97,10 @@ func pwaCall(ctx context.Context, c *Call, method string, params, result any) er
 // the page is the one created while the launch ran (or the target itself,
 // should Chrome return a page id).
 func launchPWA(ctx context.Context, b *browser.Browser, params cdp.PWALaunchParams) (*browser.Page, error) {
-	// The browser's own listener was registered first, so a page this one
-	// hears of is already in b's list.
-	created := make(chan string, 16)
-	stop := b.Conn().Listen("", func(method string, raw json.RawMessage) {
-		if method != "Target.targetCreated" {
-			return
-		}
-		if ev, err := cdp.Decode[cdp.TargetCreatedEvent](raw); err == nil {
-			select {
-			case created <- ev.TargetInfo.TargetID:
-			default:
-			}
-		}
-	})
-	defer stop()
+	// pageByTarget reads b.Pages, which reflects the target events received
+	// so far, so a page this subscription hears of is in it.
+	created := b.Conn().Subscribe("", cdp.TargetTargetCreated)
+	defer created.Close()
 	var res cdp.PWALaunchResult
 	if err := b.Conn().Call(ctx, "", "PWA.launch", params, &res); err != nil {
 		return nil, pwaError("launch", params.ManifestID, err)
@@ -122,8 +111,15 @@ func launchPWA(ctx context.Context, b *browser.Browser, params cdp.PWALaunchPara
 	timeout := time.After(5 * time.Second)
 	for {
 		select {
-		case id := <-created:
-			if p := pageByTarget(b, id); p != nil {
+		case raw, ok := <-created.Events():
+			if !ok {
+				return nil, fmt.Errorf("launch web app %s: %w", params.ManifestID, b.Conn().Err())
+			}
+			ev, err := cdp.TargetTargetCreated.Decode(raw.Params)
+			if err != nil {
+				continue
+			}
+			if p := pageByTarget(b, ev.TargetInfo.TargetID); p != nil {
 				return p, nil
 			}
 		case <-timeout:

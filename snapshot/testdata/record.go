@@ -210,6 +210,7 @@ type recorder struct {
 
 	mu       sync.Mutex
 	attached map[string]string // iframe target id -> session id
+	frames   *cdp.Subscription // fills attached
 }
 
 func (r *recorder) run(ctx context.Context, base, outDir string, dump bool) error {
@@ -223,18 +224,16 @@ func (r *recorder) run(ctx context.Context, base, outDir string, dump bool) erro
 	}
 	page := r.conn.Session(att.SessionID)
 	r.attached = map[string]string{}
-	page.Listen(func(method string, params json.RawMessage) {
-		if method != cdp.TargetAttachedToTarget.Method {
-			return
-		}
-		ev, err := cdp.TargetAttachedToTarget.Decode(params)
+	r.frames = page.SubscribeFunc(func(raw cdp.RawEvent) {
+		ev, err := cdp.TargetAttachedToTarget.Decode(raw.Params)
 		if err != nil || ev.TargetInfo.Type != "iframe" {
 			return
 		}
 		r.mu.Lock()
 		r.attached[ev.TargetInfo.TargetID] = ev.SessionID
 		r.mu.Unlock()
-	})
+	}, cdp.TargetAttachedToTarget)
+	defer r.frames.Close()
 	for _, a := range []cdp.Action{cdp.PageEnable, cdp.DOMEnable, cdp.AccessibilityEnable, cdp.RuntimeEnable} {
 		if err := a.Do(ctx, page); err != nil {
 			return err
@@ -393,6 +392,10 @@ func (r *recorder) frameTree(ctx context.Context, page *cdp.Session) (*frame, er
 	}
 	root, err := r.frame(ctx, page, "main", "")
 	if err != nil {
+		return nil, err
+	}
+	// The iframes attached before the frame tree was read are recorded.
+	if err := r.frames.Sync(ctx); err != nil {
 		return nil, err
 	}
 	oopif := 0
