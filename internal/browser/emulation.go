@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
@@ -138,10 +139,25 @@ func (e Emulation) touchAndMobile() (touch, mobile bool) {
 }
 
 // Emulation returns what the page emulates.
-func (p *Page) Emulation() Emulation {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.emu
+func (p *Page) Emulation() Emulation { return p.emu.get() }
+
+// emulated holds what a page emulates, under a lock of its own: it is read
+// whenever a session or iframe of the page is set up.
+type emulated struct {
+	mu sync.Mutex
+	e  Emulation
+}
+
+func (m *emulated) get() Emulation {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.e
+}
+
+func (m *emulated) set(e Emulation) {
+	m.mu.Lock()
+	m.e = e
+	m.mu.Unlock()
 }
 
 // EmulationSummary lists what the page emulates, one line each, or returns
@@ -166,16 +182,13 @@ func (p *Page) Emulate(ctx context.Context, e Emulation) (reload bool, err error
 			return false, err
 		}
 	}
-	p.mu.Lock()
-	p.emu = e
-	frames := make([]*cdp.Session, 0, len(p.events.frames))
-	for _, fs := range p.events.frames {
-		frames = append(frames, fs)
-	}
-	p.mu.Unlock()
-	for _, fs := range frames {
-		// A frame that goes away meanwhile needs no emulation.
-		_ = p.applyEmulation(ctx, fs, e, true)
+	p.emu.set(e)
+	for _, fs := range p.events.frameSessions() {
+		// A frame that goes away meanwhile needs no emulation, and says so
+		// with an error that is not worth more than a debug line.
+		if err := p.applyEmulation(ctx, fs, e, true); err != nil {
+			p.browser.log.Debug("emulation not applied to an iframe", "target", p.TargetID, "session", fs.ID, "err", err)
+		}
 	}
 	oldTouch, oldMobile := old.touchAndMobile()
 	touch, mobile := e.touchAndMobile()

@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -28,38 +27,15 @@ var followedEvents = []cdp.EventType{
 	cdp.NetworkResponseReceivedExtraInfo, cdp.NetworkLoadingFinished, cdp.NetworkLoadingFailed,
 }
 
-// pageEvents is what a page keeps from its sessions' events. Guarded by Page.mu.
-type pageEvents struct {
-	dialog   *cdp.DialogOpeningEvent // the open JavaScript dialog, if any
-	frames   map[string]*cdp.Session // cross-process iframe sessions by frame id
-	parents  map[string]*cdp.Session // the session each of those frames was announced on
-	follows  []*cdp.Subscription     // the page's and its iframes' sessions, handled by onEvent
-	watchers []*cdp.Subscription     // open watch subscriptions, given new iframe sessions
-}
-
-// reset forgets everything tied to the sessions and returns the
-// subscriptions to close (outside the lock).
-func (e *pageEvents) reset() []*cdp.Subscription {
-	subs := e.follows
-	*e = pageEvents{watchers: e.watchers}
-	return subs
-}
-
 // follow handles the events of session s (the page's or an iframe's) for
 // the page's lifetime, on a subscription of its own.
 func (p *Page) follow(s *cdp.Session) {
-	sub := s.SubscribeFunc(func(ev cdp.RawEvent) { p.onEvent(s, ev) }, followedEvents...)
-	p.mu.Lock()
-	p.events.follows = append(p.events.follows, sub)
-	p.mu.Unlock()
+	p.events.addFollow(s.SubscribeFunc(func(ev cdp.RawEvent) { p.onEvent(s, ev) }, followedEvents...))
 }
 
 // stopFollowing closes the page's subscriptions.
 func (p *Page) stopFollowing() {
-	p.mu.Lock()
-	subs := p.events.reset()
-	p.mu.Unlock()
-	for _, sub := range subs {
+	for _, sub := range p.events.reset() {
 		sub.Close()
 	}
 }
@@ -68,10 +44,7 @@ func (p *Page) stopFollowing() {
 // received so far, so that its state (dialog, console, requests, frames)
 // reflects them. It must not be called from onEvent.
 func (p *Page) synced() {
-	p.mu.Lock()
-	subs := slices.Clone(p.events.follows)
-	p.mu.Unlock()
-	for _, sub := range subs {
+	for _, sub := range p.events.following() {
 		_ = sub.Sync(p.browser.bg.ctx) // fails only when the page or browser is gone
 	}
 }
@@ -83,14 +56,10 @@ func (p *Page) onEvent(s *cdp.Session, ev cdp.RawEvent) {
 	switch ev.Method {
 	case cdp.PageJavascriptDialogOpening.Method:
 		if d, err := cdp.PageJavascriptDialogOpening.Decode(ev.Params); err == nil {
-			p.mu.Lock()
-			p.events.dialog = &d
-			p.mu.Unlock()
+			p.events.setDialog(&d)
 		}
 	case cdp.PageJavascriptDialogClosed.Method:
-		p.mu.Lock()
-		p.events.dialog = nil
-		p.mu.Unlock()
+		p.events.setDialog(nil)
 	case cdp.PageFrameNavigated.Method:
 		if e, err := cdp.PageFrameNavigated.Decode(ev.Params); err == nil && e.Frame.ParentID == "" && s == p.currentSession() {
 			p.newDocument()
@@ -101,14 +70,7 @@ func (p *Page) onEvent(s *cdp.Session, ev cdp.RawEvent) {
 		}
 	case cdp.TargetDetachedFromTarget.Method:
 		if e, err := cdp.TargetDetachedFromTarget.Decode(ev.Params); err == nil {
-			p.mu.Lock()
-			for id, fs := range p.events.frames {
-				if fs.ID == e.SessionID {
-					delete(p.events.frames, id)
-					delete(p.events.parents, id)
-				}
-			}
-			p.mu.Unlock()
+			p.events.removeSession(e.SessionID)
 		}
 	}
 }
@@ -123,15 +85,7 @@ func (p *Page) currentSession() *cdp.Session {
 // addFrame records the cross-process iframe frameID, announced on parent,
 // follows its session child and has it set up in the background.
 func (p *Page) addFrame(parent *cdp.Session, frameID string, child *cdp.Session) {
-	p.mu.Lock()
-	if p.events.frames == nil {
-		p.events.frames, p.events.parents = map[string]*cdp.Session{}, map[string]*cdp.Session{}
-	}
-	p.events.frames[frameID] = child
-	p.events.parents[frameID] = parent
-	watchers := slices.Clone(p.events.watchers)
-	p.mu.Unlock()
-
+	watchers := p.events.addFrame(frameID, parent, child)
 	p.follow(child)
 	for _, w := range watchers {
 		w.AddSession(child.ID)
@@ -188,14 +142,7 @@ func (p *Page) watchFunc(s *cdp.Session, fn func(Event), events ...cdp.EventType
 
 // addWatcher registers sub for the iframe sessions the page has and gets.
 func (p *Page) addWatcher(sub *cdp.Subscription) {
-	p.mu.Lock()
-	p.events.watchers = append(p.events.watchers, sub)
-	frames := make([]*cdp.Session, 0, len(p.events.frames))
-	for _, fs := range p.events.frames {
-		frames = append(frames, fs)
-	}
-	p.mu.Unlock()
-	for _, fs := range frames {
+	for _, fs := range p.events.addWatcher(sub) {
 		sub.AddSession(fs.ID)
 	}
 }
@@ -203,53 +150,36 @@ func (p *Page) addWatcher(sub *cdp.Subscription) {
 // removeWatcher closes sub and forgets it.
 func (p *Page) removeWatcher(sub *cdp.Subscription) {
 	sub.Close()
-	p.mu.Lock()
-	p.events.watchers = slices.DeleteFunc(p.events.watchers, func(w *cdp.Subscription) bool { return w == sub })
-	p.mu.Unlock()
+	p.events.removeWatcher(sub)
 }
 
 // Dialog returns the JavaScript dialog open on the page, or nil.
 func (p *Page) Dialog() *cdp.DialogOpeningEvent {
 	p.synced()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.events.dialog
+	return p.events.openDialog()
 }
 
 // frameSession returns the session of the cross-process iframe frameID, or nil.
 func (p *Page) frameSession(frameID string) *cdp.Session {
 	p.synced()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.events.frames[frameID]
+	return p.events.frameSession(frameID)
 }
 
 // sessionFrame returns the id of the main frame of session s: the page's
 // own frame for its session, the iframe's for a cross-process iframe's.
 func (p *Page) sessionFrame(s *cdp.Session) string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for id, fs := range p.events.frames {
-		if fs == s {
-			return id
-		}
+	if id, parent := p.events.frameOf(s); parent != nil {
+		return id
 	}
 	return p.TargetID
 }
 
 // sessionByID returns the page's session or one of its iframes' with id.
 func (p *Page) sessionByID(id string) *cdp.Session {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.session != nil && p.session.ID == id {
-		return p.session
+	if s := p.currentSession(); s != nil && s.ID == id {
+		return s
 	}
-	for _, s := range p.events.frames {
-		if s.ID == id {
-			return s
-		}
-	}
-	return nil
+	return p.events.frameSessionByID(id)
 }
 
 // undo sends req, which turns off what a call turned on for its own use,

@@ -19,18 +19,20 @@ type Page struct {
 	lock chan struct{} // held by the tool call acting on the page
 	gone chan struct{} // closed when the page is closed
 
-	mu        sync.Mutex
+	mu        sync.Mutex // guards the lifecycle fields below
 	info      cdp.TargetInfo
 	crashed   string // non-empty: the renderer crashed with this status
 	closed    bool
 	owned     bool // opened by the agent (new_page) or by a page it owns
 	session   *cdp.Session
 	attaching chan struct{} // closed when a running attach finishes
-	events    pageEvents
+
+	// The focused parts of the page, each with its own lock.
+	events    pageEvents        // dialog, iframes and the subscriptions following them
 	tracker   *snapshot.Tracker // uids of this page's snapshots
 	collected collector         // console messages and network requests
 	maps      sourceMaps        // source maps of the page's scripts
-	emu       Emulation         // what the page emulates, restored on re-attach
+	emu       emulated          // what the page emulates, restored on re-attach
 }
 
 func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {
@@ -79,25 +81,21 @@ func (p *Page) markClosed() {
 	p.mu.Lock()
 	p.closed = true
 	p.session = nil
-	subs := p.events.reset()
 	p.mu.Unlock()
-	for _, sub := range subs {
-		sub.Close()
-	}
+	p.stopFollowing()
 	close(p.gone)
 }
 
 // detached forgets the session when Chrome reports it detached.
 func (p *Page) detached(sessionID string) {
 	p.mu.Lock()
-	var subs []*cdp.Subscription
-	if p.session != nil && p.session.ID == sessionID {
+	ours := p.session != nil && p.session.ID == sessionID
+	if ours {
 		p.session = nil
-		subs = p.events.reset()
 	}
 	p.mu.Unlock()
-	for _, sub := range subs {
-		sub.Close()
+	if ours {
+		p.stopFollowing()
 	}
 }
 

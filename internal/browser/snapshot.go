@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -169,18 +168,7 @@ func ownerFrame(ctx context.Context, s *cdp.Session, id string) string {
 }
 
 // childFrames lists the cross-process iframes announced on session s.
-func (p *Page) childFrames(s *cdp.Session) []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var ids []string
-	for id, parent := range p.events.parents {
-		if parent.ID == s.ID {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	return ids
-}
+func (p *Page) childFrames(s *cdp.Session) []string { return p.events.childFrames(s) }
 
 // Element resolves a uid from any snapshot of the page to its DOM node.
 func (p *Page) Element(ctx context.Context, uid string) (*Element, error) {
