@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -86,9 +85,7 @@ func (p *Page) EvaluateJSON(ctx context.Context, sc Script) (string, error) {
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			// The script may be stuck in a loop: stop it so the page answers again.
-			tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			defer cancel()
-			_ = cdp.RuntimeTerminateExecution.Do(tctx, s)
+			p.cleanUp(ctx, s, cdp.RuntimeTerminateExecution, cdp.RuntimeTerminateExecution.Method)
 			return "", fmt.Errorf("the script did not finish in time and was stopped; the page is usable again. Make it return sooner (await less, loop less)")
 		}
 		return "", fmt.Errorf("evaluate: %w", err)

@@ -182,10 +182,10 @@ func (p *Page) sessionByID(id string) *cdp.Session {
 	return p.events.frameSessionByID(id)
 }
 
-// undo sends req, which turns off what a call turned on for its own use,
+// cleanUp sends req, which undoes or stops what a call started for its own use,
 // even when ctx has ended; a failure is logged with method, as nobody
 // waits for it.
-func (p *Page) undo(ctx context.Context, s *cdp.Session, req cdp.Request, method string) {
+func (p *Page) cleanUp(ctx context.Context, s *cdp.Session, req cdp.Request, method string) {
 	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if err := req.Do(uctx, s); err != nil {

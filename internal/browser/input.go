@@ -106,7 +106,7 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 	if err := cdp.InputSetInterceptDrags.Do(ctx, s, cdp.SetInterceptParams{Enabled: true}); err != nil {
 		return fmt.Errorf("drag: %w", err)
 	}
-	defer p.undo(ctx, s, cdp.InputSetInterceptDrags.With(cdp.SetInterceptParams{Enabled: false}), cdp.InputSetInterceptDrags.Method)
+	defer p.cleanUp(ctx, s, cdp.InputSetInterceptDrags.With(cdp.SetInterceptParams{Enabled: false}), cdp.InputSetInterceptDrags.Method)
 	steps := []cdp.MouseEvent{
 		{Type: "mouseMoved", X: fx, Y: fy},
 		{Type: "mousePressed", X: fx, Y: fy, Button: "left", Buttons: 1, ClickCount: 1},
@@ -367,7 +367,7 @@ func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
 	if err := cdp.PageSetInterceptFileChooserDialog.Do(ctx, s, cdp.SetInterceptParams{Enabled: true}); err != nil {
 		return fmt.Errorf("upload: %w", err)
 	}
-	defer p.undo(ctx, s, cdp.PageSetInterceptFileChooserDialog.With(cdp.SetInterceptParams{Enabled: false}), cdp.PageSetInterceptFileChooserDialog.Method)
+	defer p.cleanUp(ctx, s, cdp.PageSetInterceptFileChooserDialog.With(cdp.SetInterceptParams{Enabled: false}), cdp.PageSetInterceptFileChooserDialog.Method)
 	if err := p.Click(ctx, e, false); err != nil {
 		return err
 	}

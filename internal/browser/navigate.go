@@ -108,7 +108,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 			return res, fmt.Errorf("add initScript: %w", err)
 		}
 		// Remove it even when ctx ran out: it is for this navigation only.
-		defer p.undo(ctx, s, cdp.PageRemoveScriptToEvaluateOnNewDocument.With(added), cdp.PageRemoveScriptToEvaluateOnNewDocument.Method)
+		defer p.cleanUp(ctx, s, cdp.PageRemoveScriptToEvaluateOnNewDocument.With(added), cdp.PageRemoveScriptToEvaluateOnNewDocument.Method)
 	}
 
 	// The command runs beside the wait: Chrome answers some of them only

@@ -120,7 +120,7 @@ func (t *Trace) Stop(ctx context.Context, w io.Writer) (dataLoss bool, err error
 		return done.DataLossOccurred, errors.New("stop tracing: Chrome returned no trace stream")
 	}
 	// Free Chrome's copy even when reading failed or ctx ran out.
-	defer t.page.undo(ctx, t.session, cdp.IOClose.With(cdp.IOCloseParams{Handle: done.Stream}), cdp.IOClose.Method)
+	defer t.page.cleanUp(ctx, t.session, cdp.IOClose.With(cdp.IOCloseParams{Handle: done.Stream}), cdp.IOClose.Method)
 	return done.DataLossOccurred, readStream(ctx, t.session, done.Stream, w)
 }
 

@@ -123,7 +123,7 @@ func (p *Page) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.Ra
 			}
 			return res, nil
 		case <-ctx.Done():
-			p.undo(ctx, s, cdp.WebMCPCancelInvocation.With(cdp.WebMCPCancelInvocationParams(inv)), cdp.WebMCPCancelInvocation.Method)
+			p.cleanUp(ctx, s, cdp.WebMCPCancelInvocation.With(cdp.WebMCPCancelInvocationParams(inv)), cdp.WebMCPCancelInvocation.Method)
 			return WebMCPResult{}, fmt.Errorf("WebMCP tool %q did not answer in time, so its invocation was canceled: %w", t.Name, ctx.Err())
 		}
 	}
