@@ -40,8 +40,8 @@ type Manager struct {
 	// context ends instead of queueing behind a mutex.
 	sem chan struct{}
 	cur *Browser // guarded by sem
-	// abandoned is set by a Close that could not wait for a start in
-	// progress: that start shuts its browser down instead of keeping it.
+	// abandoned is set by a Close that could not wait for the semaphore:
+	// the Get holding it shuts the browser down instead of returning it.
 	abandoned atomic.Bool
 
 	// lastPageID is the process-wide page id counter: ids are never reused.
@@ -82,6 +82,18 @@ func (m *Manager) Get(ctx context.Context) (*Browser, error) {
 		return nil, err
 	}
 	defer m.release()
+	b, err := m.current(ctx)
+	if abandoned := m.abandoned.Swap(false); abandoned && err == nil {
+		m.cur = nil
+		b.shutdown(ctx)
+		return nil, errors.New("the browser was closed while this call used it")
+	}
+	return b, err
+}
+
+// current returns m.cur when it is alive, else starts a new browser. The
+// semaphore must be held.
+func (m *Manager) current(ctx context.Context) (*Browser, error) {
 	if m.cur != nil && m.cur.Alive() {
 		return m.cur, nil
 	}
@@ -92,10 +104,6 @@ func (m *Manager) Get(ctx context.Context) (*Browser, error) {
 	b, err := m.start(ctx)
 	if err != nil {
 		return nil, err
-	}
-	if m.abandoned.Swap(false) {
-		b.shutdown(ctx)
-		return nil, errors.New("the browser was closed while it started")
 	}
 	m.cur = b
 	return b, nil
@@ -144,12 +152,12 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 }
 
 // Close closes a launched browser (and removes an isolated profile) or
-// disconnects from an attached one, leaving it running. A browser still
-// starting when ctx ends is shut down as soon as it has started.
+// disconnects from an attached one, leaving it running. When ctx ends while
+// a Get holds the browser (starting it, say), that Get shuts it down.
 func (m *Manager) Close(ctx context.Context) {
 	if err := m.acquire(ctx); err != nil {
 		m.abandoned.Store(true)
-		m.log.Warn("browser still starting at close; it will be shut down once started", "err", err)
+		m.log.Warn("browser busy at close; the call using it will shut it down", "err", err)
 		return
 	}
 	b := m.cur

@@ -2,13 +2,17 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // TestGetWaitGivesUpWithItsContext starts a Manager whose browser takes
@@ -72,4 +76,96 @@ func TestGetWaitGivesUpWithItsContext(t *testing.T) {
 	if _, err := m.Get(ctx); err == nil || errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Get after the failed start = %v, want the browser URL's error", err)
 	}
+}
+
+// fakeChrome is an HTTP debugging endpoint whose /json/version answers when
+// the test lets it, and whose browser WebSocket answers every command with
+// an empty result. hungUp gets a value each time a client hangs up.
+type fakeChrome struct {
+	entered chan struct{}
+	letGo   func()
+	hungUp  chan struct{}
+	url     string
+}
+
+func newFakeChrome(t *testing.T) *fakeChrome {
+	f := &fakeChrome{entered: make(chan struct{}, 1), hungUp: make(chan struct{}, 4)}
+	release := make(chan struct{})
+	var once sync.Once
+	f.letGo = func() { once.Do(func() { close(release) }) }
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	mux.HandleFunc("/json/version", func(w http.ResponseWriter, r *http.Request) {
+		f.entered <- struct{}{}
+		<-release
+		fmt.Fprintf(w, `{"webSocketDebuggerUrl":"ws://%s/devtools/browser/x"}`, r.Host)
+	})
+	mux.HandleFunc("/devtools/browser/x", func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer func() { f.hungUp <- struct{}{} }()
+		for {
+			_, msg, err := c.Read(context.Background())
+			if err != nil {
+				return
+			}
+			var req struct {
+				ID int64 `json:"id"`
+			}
+			if json.Unmarshal(msg, &req) == nil {
+				c.Write(context.Background(), websocket.MessageText, fmt.Appendf(nil, `{"id":%d,"result":{}}`, req.ID))
+			}
+		}
+	})
+	t.Cleanup(srv.Close)
+	t.Cleanup(f.letGo) // before srv.Close, which waits for the handlers
+	f.url = srv.URL
+	return f
+}
+
+// TestCloseDuringStartShutsTheBrowserDown closes the Manager while a Get is
+// still attaching: Close returns when its context ends, and the Get, once
+// attached, disconnects instead of handing out a browser nobody will close.
+func TestCloseDuringStartShutsTheBrowserDown(t *testing.T) {
+	f := newFakeChrome(t)
+	m := NewManager(Options{Attach: AttachOptions{BrowserURL: f.url}})
+	first := make(chan error, 1)
+	go func() {
+		_, err := m.Get(t.Context())
+		first <- err
+	}()
+	<-f.entered
+
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	closed := make(chan struct{})
+	go func() { m.Close(ctx); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return when its context ended")
+	}
+
+	f.letGo()
+	select {
+	case err := <-first:
+		if err == nil || !strings.Contains(err.Error(), "closed") {
+			t.Errorf("Get across a Close = %v, want an error saying the browser was closed", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Get did not return")
+	}
+	select {
+	case <-f.hungUp:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the browser started across the Close is still connected")
+	}
+
+	// Attaching works again afterwards, and Close disconnects.
+	if _, err := m.Get(t.Context()); err != nil {
+		t.Fatalf("Get after Close: %v", err)
+	}
+	m.Close(t.Context())
 }
