@@ -13,6 +13,14 @@
 // commands without params (and, for Action, without a result worth reading);
 // an [Event] decodes its own params. Code outside this package writes no
 // method names (a test enforces it).
+//
+// Events reach their readers through a [Subscription]: the Conn's one reader
+// goroutine only appends each event to the queue of every subscription of
+// its session, and each subscription delivers from its own goroutine, on a
+// channel ([Conn.Subscribe]) or to a function ([Conn.SubscribeFunc]). A
+// waiter thus reads events on its own goroutine, with its context, and a
+// slow subscriber holds up nobody else. [Subscription.Sync] tells a caller
+// that the events which came before a reply were handled.
 package cdp
 
 import (
