@@ -27,6 +27,11 @@ type Options struct {
 	// BlockedURLPatterns and AllowedURLPatterns restrict what every page
 	// may load (--blockedUrlPattern, --allowedUrlPattern).
 	BlockedURLPatterns, AllowedURLPatterns []string
+	// Dial, when set, replaces launching and attaching: the Manager speaks
+	// CDP over the transport Dial returns, owns it, and calls Dial again
+	// after it failed. Nothing is started or killed. Tests use it to drive
+	// the browser layer with recorded exchanges instead of Chrome.
+	Dial func(ctx context.Context) (cdp.Transport, error)
 }
 
 // Manager hands out the live browser, starting one on first use. It is safe
@@ -112,7 +117,14 @@ func (m *Manager) current(ctx context.Context) (*Browser, error) {
 // start launches or attaches, then begins tracking targets.
 func (m *Manager) start(ctx context.Context) (*Browser, error) {
 	b := &Browser{m: m, log: m.log, bg: newBackground(m.log), pages: map[string]*Page{}, contexts: map[string]string{}, firstID: int(m.lastPageID.Load()) + 1}
-	if m.opts.Attach.Enabled() {
+	switch {
+	case m.opts.Dial != nil:
+		t, err := m.opts.Dial(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("connect to the browser: %w", err)
+		}
+		b.conn = cdp.NewConn(t, cdp.WithLogger(m.log))
+	case m.opts.Attach.Enabled():
 		ws, header, err := m.opts.Attach.endpoint(ctx)
 		if err != nil {
 			return nil, err
@@ -123,7 +135,7 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		}
 		b.conn = cdp.NewConn(t, cdp.WithLogger(m.log))
 		m.log.Info("attached to Chrome", "endpoint", ws)
-	} else {
+	default:
 		conn, proc, err := launch(ctx, m.opts.Launch, m.log)
 		if err != nil {
 			return nil, err

@@ -1,0 +1,348 @@
+package cdptest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// ErrClosed is returned by a Fake's Read and Write after Close or Disconnect.
+var ErrClosed = errors.New("cdptest: transport closed")
+
+// Tolerated are commands the fake answers with an empty result when the
+// recording has none left that match: switching a domain's events on or off
+// and other set-up whose only effect the recording already shows. A client
+// that enables a domain once more, or in another order, after a refactor
+// still replays; any other unrecorded command fails the test.
+var Tolerated = []string{
+	"Accessibility.enable", "Audits.enable", "CSS.enable", "DOM.enable", "Log.enable",
+	"Network.enable", "Page.enable", "Runtime.enable", "Performance.enable",
+	"Accessibility.disable", "CSS.disable", "DOM.disable", "Network.disable", "Performance.disable",
+	"Page.setLifecycleEventsEnabled", "Runtime.runIfWaitingForDebugger", "Target.setAutoAttach",
+}
+
+// Fake is a [cdp.Transport] that plays Chromium from a Recording.
+//
+// Each command the client writes is matched against the recorded commands
+// of the same method and session that have not been used yet, in recorded
+// order: first by equal params, then by params equal but for their numbers
+// (timeouts, deadlines and coordinates that depend on timing). Params are
+// compared as JSON values with false, 0, "" and null members dropped, so that
+// a client that starts or stops sending a zero value still matches. The
+// matched command's Before events, its reply and its After events are then
+// queued for Read, in that order.
+//
+// A command whose recorded matches are all used gets the last one's reply
+// again, without its events (a poll repeated more often than when it was
+// recorded). A command in [Tolerated] gets an empty result. Any other command
+// fails the test, naming the command and what was recorded for its method,
+// and gets a CDP error reply, so the client never waits for an answer.
+type Fake struct {
+	t   testing.TB
+	rec *Recording
+
+	mu      sync.Mutex
+	used    []bool
+	refuse  map[string]string
+	out     [][]byte
+	wake    chan struct{}
+	closed  bool
+	done    chan struct{}
+	cleaned bool // the test ended: report nothing more
+}
+
+// NewFake returns a fake playing rec. Unexpected commands are reported
+// with t.Errorf until the test's cleanup runs.
+func NewFake(t testing.TB, rec *Recording) *Fake {
+	f := &Fake{t: t, rec: rec, used: make([]bool, len(rec.Exchanges)),
+		refuse: map[string]string{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	t.Cleanup(func() {
+		f.mu.Lock()
+		f.cleaned = true
+		f.mu.Unlock()
+		f.Close()
+	})
+	return f
+}
+
+// Refuse makes the next command of method fail with a CDP error carrying
+// message, as Chromium refuses a command it cannot carry out.
+func (f *Fake) Refuse(method, message string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refuse[method] = message
+}
+
+// Disconnect drops the connection as a crashed or closed browser does:
+// pending and later reads fail.
+func (f *Fake) Disconnect() { f.Close() }
+
+// Read returns the next queued reply or event, blocking until there is one
+// or the fake is closed.
+func (f *Fake) Read() ([]byte, error) {
+	for {
+		f.mu.Lock()
+		if len(f.out) > 0 {
+			msg := f.out[0]
+			f.out = f.out[1:]
+			f.mu.Unlock()
+			return msg, nil
+		}
+		closed := f.closed
+		f.mu.Unlock()
+		if closed {
+			return nil, ErrClosed
+		}
+		select {
+		case <-f.wake:
+		case <-f.done:
+		}
+	}
+}
+
+// Close makes Read and Write fail from now on.
+func (f *Fake) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.closed {
+		f.closed = true
+		close(f.done)
+	}
+	return nil
+}
+
+// command is the wire form of a command the client sent.
+type command struct {
+	ID        int64           `json:"id"`
+	Method    string          `json:"method"`
+	SessionID string          `json:"sessionId"`
+	Params    json.RawMessage `json:"params"`
+}
+
+// Write answers one command; see Fake for how.
+func (f *Fake) Write(ctx context.Context, msg []byte) error {
+	var c command
+	if err := json.Unmarshal(msg, &c); err != nil {
+		f.fail("cdptest: the client sent a malformed command %s: %v", msg, err)
+		return fmt.Errorf("cdptest: malformed command: %w", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return ErrClosed
+	}
+	if text, ok := f.refuse[c.Method]; ok {
+		delete(f.refuse, c.Method)
+		f.queue(reply(c, nil, errorObject(-32000, text)))
+		return nil
+	}
+	i, fresh := f.match(c)
+	switch {
+	case i >= 0:
+		e := f.rec.Exchanges[i]
+		if fresh {
+			f.queue(e.Before...)
+		}
+		f.queue(reply(c, e.Result, e.Error))
+		if fresh {
+			f.queue(e.After...)
+		}
+	case slices.Contains(Tolerated, c.Method):
+		f.queue(reply(c, json.RawMessage(`{}`), nil))
+	default:
+		text := f.unexpected(c)
+		if !f.cleaned {
+			f.t.Errorf("%s", text)
+		}
+		f.queue(reply(c, nil, errorObject(-32601, text)))
+	}
+	return nil
+}
+
+// match finds the recorded exchange answering c: an unused one (fresh) or
+// the last used one again. It returns -1 when there is none.
+func (f *Fake) match(c command) (i int, fresh bool) {
+	exact, loose := normalize(c.Params)
+	lastExact, lastLoose, firstLoose := -1, -1, -1
+	for i, e := range f.rec.Exchanges {
+		if e.Method != c.Method || e.Session != c.SessionID {
+			continue
+		}
+		ex, lo := normalize(e.Params)
+		switch {
+		case ex == exact && !f.used[i]:
+			f.used[i] = true
+			return i, true
+		case ex == exact:
+			lastExact = i
+		case lo == loose && !f.used[i] && firstLoose < 0:
+			firstLoose = i
+		case lo == loose && f.used[i]:
+			lastLoose = i
+		}
+	}
+	switch {
+	case firstLoose >= 0:
+		f.used[firstLoose] = true
+		return firstLoose, true
+	case lastExact >= 0:
+		return lastExact, false
+	case lastLoose >= 0:
+		return lastLoose, false
+	}
+	return -1, false
+}
+
+// unexpected describes a command the recording cannot answer.
+func (f *Fake) unexpected(c command) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cdptest: unexpected command %s", c.Method)
+	if c.SessionID != "" {
+		fmt.Fprintf(&b, " in session %s", c.SessionID)
+	}
+	fmt.Fprintf(&b, " with params %s", clip(c.Params))
+	var same []string
+	for i, e := range f.rec.Exchanges {
+		if e.Method == c.Method {
+			use := "unused"
+			if f.used[i] {
+				use = "used"
+			}
+			same = append(same, fmt.Sprintf("\n\t%s session %q params %s", use, e.Session, clip(e.Params)))
+		}
+	}
+	if len(same) == 0 {
+		b.WriteString("; the recording has no such command. Next unused recorded commands:")
+		n := 0
+		for i, e := range f.rec.Exchanges {
+			if !f.used[i] && n < 5 {
+				fmt.Fprintf(&b, "\n\t%s session %q params %s", e.Method, e.Session, clip(e.Params))
+				n++
+			}
+		}
+		return b.String()
+	}
+	b.WriteString("; recorded commands of that method:")
+	for _, s := range same {
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// fail reports a test failure unless the test already ended.
+func (f *Fake) fail(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.cleaned {
+		f.t.Errorf(format, args...)
+	}
+}
+
+// queue appends messages for Read. f.mu must be held.
+func (f *Fake) queue(msgs ...json.RawMessage) {
+	for _, m := range msgs {
+		f.out = append(f.out, m)
+	}
+	select {
+	case f.wake <- struct{}{}:
+	default:
+	}
+}
+
+// reply builds the reply to c.
+func reply(c command, result, errObj json.RawMessage) json.RawMessage {
+	m := map[string]any{"id": c.ID}
+	if c.SessionID != "" {
+		m["sessionId"] = c.SessionID
+	}
+	if errObj != nil {
+		m["error"] = errObj
+	} else {
+		if result == nil {
+			result = json.RawMessage(`{}`)
+		}
+		m["result"] = result
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+// errorObject is a CDP error reply's "error" member.
+func errorObject(code int, message string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"code": code, "message": message})
+	return b
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// normalize returns params as canonical JSON without zero-valued members,
+// and the same with every run of digits replaced.
+func normalize(params json.RawMessage) (exact, loose string) {
+	if len(params) == 0 {
+		return "{}", "{}"
+	}
+	var v any
+	if err := json.Unmarshal(params, &v); err != nil {
+		return string(params), string(params)
+	}
+	b, _ := json.Marshal(dropZero(v))
+	if string(b) == "null" {
+		b = []byte("{}")
+	}
+	return string(b), digits.ReplaceAllString(string(b), "#")
+}
+
+// dropZero removes object members that are false, 0, "", null or empty.
+func dropZero(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			x = dropZero(x)
+			if isZero(x) {
+				delete(v, k)
+			} else {
+				v[k] = x
+			}
+		}
+		return v
+	case []any:
+		for i, x := range v {
+			v[i] = dropZero(x)
+		}
+		return v
+	}
+	return v
+}
+
+func isZero(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !v
+	case float64:
+		return v == 0
+	case string:
+		return v == ""
+	case map[string]any:
+		return len(v) == 0
+	case []any:
+		return len(v) == 0
+	}
+	return false
+}
+
+// clip shortens JSON for failure messages.
+func clip(b json.RawMessage) string {
+	const limit = 300
+	if len(b) <= limit {
+		return string(b)
+	}
+	return string(b[:limit]) + "…"
+}

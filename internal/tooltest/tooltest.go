@@ -1,0 +1,214 @@
+// Package tooltest runs tool calls against a tools.Server whose browser is
+// a recorded Chromium (see internal/cdptest), and checks the answers an
+// agent would read. The tools package tests its handlers with it, and the
+// browser package tests the browser layer beneath them with the same
+// scenarios; neither needs Chromium unless it re-records.
+package tooltest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/cdptest"
+	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
+	"github.com/devtools-mcp/devtools-mcp/tools"
+)
+
+// here is this package's directory, where the recordings are kept.
+var here = func() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(file)
+}()
+
+// Env is one tools.Server over one recorded browser.
+type Env struct {
+	T        testing.TB
+	Server   *tools.Server
+	Manager  *browser.Manager
+	Scenario *cdptest.Scenario
+	// Dir is a temporary directory for files the tools write.
+	Dir string
+
+	ctx  context.Context
+	last string // the text of the latest answer that held a snapshot
+}
+
+// Start opens the recording name (testdata/name.jsonl.gz in this package),
+// serving e2e/testdata's pages when re-recording, and returns a server
+// with opts driving it. The browser closes when the test ends.
+func Start(t testing.TB, name string, opts tools.Options) *Env {
+	t.Helper()
+	site := http.FileServer(http.Dir(filepath.Join(here, "..", "..", "e2e", "testdata")))
+	sc := cdptest.Open(t, filepath.Join(here, "testdata", name+".jsonl.gz"), site)
+	m := browser.NewManager(browser.Options{Dial: sc.Dial})
+	timeout := 20 * time.Second
+	if cdptest.Rerecording() {
+		timeout = 90 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	e := &Env{T: t, Server: tools.NewServer(opts, m, nil), Manager: m, Scenario: sc, Dir: t.TempDir(), ctx: ctx}
+	t.Cleanup(func() {
+		m.Close(ctx)
+		cancel()
+	})
+	return e
+}
+
+// Answer is a tool's result as the agent reads it.
+type Answer struct {
+	Text    string
+	IsError bool
+	Images  int
+}
+
+// Call calls tool with args (JSON, with placeholders expanded; see Expand).
+func (e *Env) Call(tool, args string) Answer {
+	e.T.Helper()
+	if args == "" {
+		args = "{}"
+	}
+	res, err := e.Server.CallTool(e.ctx, tool, json.RawMessage(e.Expand(args)))
+	if err != nil {
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			return Answer{Text: je.Message, IsError: true}
+		}
+		e.T.Fatalf("%s %s: %v", tool, args, err)
+	}
+	var a Answer
+	a.IsError = res.IsError
+	var texts []string
+	for _, c := range res.Content {
+		switch c.Type {
+		case "text":
+			texts = append(texts, c.Text)
+		case "image":
+			a.Images++
+		}
+	}
+	a.Text = strings.Join(texts, "\n")
+	if strings.Contains(a.Text, "uid=") {
+		e.last = a.Text
+	}
+	return a
+}
+
+var placeholder = regexp.MustCompile(`\{\{([a-z]+)(?::([^}]*))?\}\}`)
+
+// Expand replaces the placeholders of s: {{site}} with the base URL of the
+// recorded pages, {{dir}} with Dir, and {{uid:label}} with the uid of the
+// first element whose snapshot line (in the latest answer holding a
+// snapshot) contains label.
+func (e *Env) Expand(s string) string {
+	e.T.Helper()
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		p := placeholder.FindStringSubmatch(m)
+		switch p[1] {
+		case "site":
+			return e.Scenario.Site
+		case "dir":
+			return filepath.ToSlash(e.Dir)
+		case "uid":
+			return e.UID(p[2])
+		}
+		e.T.Fatalf("unknown placeholder %s", m)
+		return ""
+	})
+}
+
+var uidRE = regexp.MustCompile(`uid=(\S+)`)
+
+// UID returns the uid of the first snapshot line containing label.
+func (e *Env) UID(label string) string {
+	e.T.Helper()
+	for line := range strings.SplitSeq(e.last, "\n") {
+		if strings.Contains(line, label) {
+			if m := uidRE.FindStringSubmatch(line); m != nil {
+				return m[1]
+			}
+		}
+	}
+	e.T.Fatalf("no snapshot line with uid contains %q in:\n%s", label, e.last)
+	return ""
+}
+
+// Step is one tool call and what its answer must say.
+type Step struct {
+	Tool string
+	Args string
+	// Want are texts the answer contains (placeholders expanded); Not
+	// texts it does not.
+	Want, Not []string
+	// Error says the answer is a tool error.
+	Error bool
+	// Images is how many images the answer carries.
+	Images int
+}
+
+// Check calls s.Tool and checks the answer against s.
+func (e *Env) Check(s Step) Answer {
+	e.T.Helper()
+	a := e.Call(s.Tool, s.Args)
+	if os.Getenv("TOOLTEST_SHOW") == "1" {
+		e.T.Logf("%s %s ->\n%s", s.Tool, e.Expand(cmpOr(s.Args, "{}")), a.Text)
+	}
+	fail := func(format string, args ...any) {
+		e.T.Helper()
+		e.T.Errorf("%s %s: "+format+"\nthe answer was:\n%s", append(append([]any{s.Tool, e.Expand(cmpOr(s.Args, "{}"))}, args...), a.Text)...)
+	}
+	if a.IsError != s.Error {
+		fail("error = %v, want %v", a.IsError, s.Error)
+	}
+	for _, w := range s.Want {
+		if w = e.Expand(w); !strings.Contains(a.Text, w) {
+			fail("the answer does not contain %q", w)
+		}
+	}
+	for _, n := range s.Not {
+		if n = e.Expand(n); strings.Contains(a.Text, n) {
+			fail("the answer contains %q", n)
+		}
+	}
+	if a.Images != s.Images {
+		fail("%d images, want %d", a.Images, s.Images)
+	}
+	return a
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Run starts the scenario's recording and checks its steps in order.
+func Run(t *testing.T, sc Scenario) {
+	t.Helper()
+	e := Start(t, sc.Name, sc.Options)
+	for _, s := range sc.Steps {
+		e.Check(s)
+	}
+	if sc.After != nil {
+		sc.After(e)
+	}
+}
+
+// Scenario is a named sequence of steps over one recording.
+type Scenario struct {
+	Name    string
+	Options tools.Options
+	Steps   []Step
+	// After, when set, runs after the steps, e.g. to check files the tools wrote.
+	After func(e *Env)
+}
