@@ -123,6 +123,12 @@ func (sc *Scenario) save() {
 // launchChromium starts a headless Chromium with a CDP pipe and a temporary
 // profile; the test's cleanup kills it.
 func launchChromium(ctx context.Context, t testing.TB) (_ cdp.Transport, product string, err error) {
+	// Not t.TempDir: Chromium's helpers may still write the profile for a
+	// moment after the browser is killed, which t.TempDir reports as an error.
+	profile, err := os.MkdirTemp("", "cdptest-profile-")
+	if err != nil {
+		return nil, "", err
+	}
 	exe := os.Getenv("CHROME_PATH")
 	if exe == "" {
 		exe = "/usr/bin/chromium"
@@ -133,7 +139,7 @@ func launchChromium(ctx context.Context, t testing.TB) (_ cdp.Transport, product
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--disable-features=Translate,OptimizationHints,MediaRouter",
 		"--enable-features=WebMCP", "--force-color-profile=srgb",
-		"--user-data-dir=" + t.TempDir(), "--remote-debugging-pipe", "about:blank",
+		"--user-data-dir=" + profile, "--remote-debugging-pipe", "about:blank",
 	}
 	if runtime.GOOS == "linux" && os.Geteuid() == 0 {
 		args = append([]string{"--no-sandbox"}, args...)
@@ -156,6 +162,7 @@ func launchChromium(ctx context.Context, t testing.TB) (_ cdp.Transport, product
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
+		_ = os.RemoveAll(profile)
 	})
 	tr := cdp.NewPipeTransport(fromR, toW)
 	// Ask for the version before the client speaks, so that the recording

@@ -9,8 +9,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
+	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -41,6 +42,7 @@ type Env struct {
 
 	ctx  context.Context
 	last string // the text of the latest answer that held a snapshot
+	node string // the first node id of the latest answer listing nodes
 }
 
 // Start opens the recording name (testdata/name.jsonl.gz in this package),
@@ -97,8 +99,11 @@ func (e *Env) Call(tool, args string) Answer {
 		}
 	}
 	a.Text = strings.Join(texts, "\n")
-	if strings.Contains(a.Text, "uid=") {
+	if strings.Contains(a.Text, "## Latest page snapshot") {
 		e.last = a.Text
+	}
+	if m := nodeRE.FindStringSubmatch(a.Text); m != nil {
+		e.node = m[1]
 	}
 	return a
 }
@@ -108,7 +113,8 @@ var placeholder = regexp.MustCompile(`\{\{([a-z]+)(?::([^}]*))?\}\}`)
 // Expand replaces the placeholders of s: {{site}} with the base URL of the
 // recorded pages, {{dir}} with Dir, and {{uid:label}} with the uid of the
 // first element whose snapshot line (in the latest answer holding a
-// snapshot) contains label.
+// snapshot) names label, and {{node}} with the first node id of the latest
+// answer that listed heap snapshot nodes (a CSV table headed nodeId).
 func (e *Env) Expand(s string) string {
 	e.T.Helper()
 	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
@@ -120,19 +126,27 @@ func (e *Env) Expand(s string) string {
 			return filepath.ToSlash(e.Dir)
 		case "uid":
 			return e.UID(p[2])
+		case "node":
+			if e.node == "" {
+				e.T.Fatalf("no answer listed heap snapshot nodes yet")
+			}
+			return e.node
 		}
 		e.T.Fatalf("unknown placeholder %s", m)
 		return ""
 	})
 }
 
-var uidRE = regexp.MustCompile(`uid=(\S+)`)
+var (
+	uidRE  = regexp.MustCompile(`uid=(\S+)`)
+	nodeRE = regexp.MustCompile(`(?m)^nodeId,.*\n(\d+),`)
+)
 
-// UID returns the uid of the first snapshot line containing label.
+// UID returns the uid of the first snapshot line whose name is label.
 func (e *Env) UID(label string) string {
 	e.T.Helper()
 	for line := range strings.SplitSeq(e.last, "\n") {
-		if strings.Contains(line, label) {
+		if strings.Contains(line, `"`+label+`"`) {
 			if m := uidRE.FindStringSubmatch(line); m != nil {
 				return m[1]
 			}
@@ -158,13 +172,14 @@ type Step struct {
 // Check calls s.Tool and checks the answer against s.
 func (e *Env) Check(s Step) Answer {
 	e.T.Helper()
-	a := e.Call(s.Tool, s.Args)
+	args := e.Expand(cmpOr(s.Args, "{}"))
+	a := e.Call(s.Tool, args)
 	if os.Getenv("TOOLTEST_SHOW") == "1" {
-		e.T.Logf("%s %s ->\n%s", s.Tool, e.Expand(cmpOr(s.Args, "{}")), a.Text)
+		e.T.Logf("%s %s ->\n%s", s.Tool, args, a.Text)
 	}
-	fail := func(format string, args ...any) {
+	fail := func(format string, v ...any) {
 		e.T.Helper()
-		e.T.Errorf("%s %s: "+format+"\nthe answer was:\n%s", append(append([]any{s.Tool, e.Expand(cmpOr(s.Args, "{}"))}, args...), a.Text)...)
+		e.T.Errorf("%s %s: %s\nthe answer was:\n%s", s.Tool, args, fmt.Sprintf(format, v...), a.Text)
 	}
 	if a.IsError != s.Error {
 		fail("error = %v, want %v", a.IsError, s.Error)
