@@ -43,16 +43,18 @@ type Env struct {
 	ctx  context.Context
 	last string // the text of the latest answer that held a snapshot
 	node string // the first node id of the latest answer listing nodes
+	prev string // the text of the latest answer
 }
 
 // Start opens the recording name (testdata/name.jsonl.gz in this package),
 // serving e2e/testdata's pages when re-recording, and returns a server
-// with opts driving it. The browser closes when the test ends.
-func Start(t testing.TB, name string, opts tools.Options) *Env {
+// with opts driving a browser.Manager with bopts (whose Dial it sets). The browser closes when the test ends.
+func Start(t testing.TB, name string, opts tools.Options, bopts browser.Options) *Env {
 	t.Helper()
 	site := http.FileServer(http.Dir(filepath.Join(here, "..", "..", "e2e", "testdata")))
 	sc := cdptest.Open(t, filepath.Join(here, "testdata", name+".jsonl.gz"), site)
-	m := browser.NewManager(browser.Options{Dial: sc.Dial})
+	bopts.Dial = sc.Dial
+	m := browser.NewManager(bopts)
 	timeout := 20 * time.Second
 	if cdptest.Rerecording() {
 		timeout = 90 * time.Second
@@ -102,6 +104,7 @@ func (e *Env) Call(tool, args string) Answer {
 	if strings.Contains(a.Text, "## Latest page snapshot") {
 		e.last = a.Text
 	}
+	e.prev = a.Text
 	if m := nodeRE.FindStringSubmatch(a.Text); m != nil {
 		e.node = m[1]
 	}
@@ -111,9 +114,10 @@ func (e *Env) Call(tool, args string) Answer {
 var placeholder = regexp.MustCompile(`\{\{([a-z]+)(?::([^}]*))?\}\}`)
 
 // Expand replaces the placeholders of s: {{site}} with the base URL of the
-// recorded pages, {{dir}} with Dir, and {{uid:label}} with the uid of the
+// recorded pages, {{crosssite}} with the same server under another site name, {{dir}} with Dir, and {{uid:label}} with the uid of the
 // first element whose snapshot line (in the latest answer holding a
-// snapshot) names label, and {{node}} with the first node id of the latest
+// snapshot) names label, {{id:text}} with the msgid or reqid of the first
+// line of the previous answer that contains text, and {{node}} with the first node id of the latest
 // answer that listed heap snapshot nodes (a CSV table headed nodeId).
 func (e *Env) Expand(s string) string {
 	e.T.Helper()
@@ -122,10 +126,14 @@ func (e *Env) Expand(s string) string {
 		switch p[1] {
 		case "site":
 			return e.Scenario.Site
+		case "crosssite":
+			return strings.Replace(e.Scenario.Site, "127.0.0.1", "localhost", 1)
 		case "dir":
 			return filepath.ToSlash(e.Dir)
 		case "uid":
 			return e.UID(p[2])
+		case "id":
+			return e.ID(p[2])
 		case "node":
 			if e.node == "" {
 				e.T.Fatalf("no answer listed heap snapshot nodes yet")
@@ -153,6 +161,21 @@ func (e *Env) UID(label string) string {
 		}
 	}
 	e.T.Fatalf("no snapshot line with uid contains %q in:\n%s", label, e.last)
+	return ""
+}
+
+var listedID = regexp.MustCompile(`\b(?:msgid|reqid)=(\d+)`)
+
+// ID returns the msgid or reqid of the first line of the previous answer
+// that contains text.
+func (e *Env) ID(text string) string {
+	e.T.Helper()
+	for line := range strings.SplitSeq(e.prev, "\n") {
+		if m := listedID.FindStringSubmatch(line); m != nil && strings.Contains(line, text) {
+			return m[1]
+		}
+	}
+	e.T.Fatalf("no listed id on a line containing %q in:\n%s", text, e.prev)
 	return ""
 }
 
@@ -210,7 +233,7 @@ func cmpOr(s, def string) string {
 // Run starts the scenario's recording and checks its steps in order.
 func Run(t *testing.T, sc Scenario) {
 	t.Helper()
-	e := Start(t, sc.Name, sc.Options)
+	e := Start(t, sc.Name, sc.Options, sc.Browser)
 	for _, s := range sc.Steps {
 		e.Check(s)
 	}
@@ -219,10 +242,24 @@ func Run(t *testing.T, sc Scenario) {
 	}
 }
 
+// WantFile checks that the tools wrote name in Dir and that it contains want.
+func (e *Env) WantFile(name, want string) {
+	e.T.Helper()
+	b, err := os.ReadFile(filepath.Join(e.Dir, name))
+	if err != nil {
+		e.T.Errorf("the tools did not write %s: %v", name, err)
+		return
+	}
+	if !strings.Contains(string(b), want) {
+		e.T.Errorf("%s (%d bytes) does not contain %q", name, len(b), want)
+	}
+}
+
 // Scenario is a named sequence of steps over one recording.
 type Scenario struct {
 	Name    string
 	Options tools.Options
+	Browser browser.Options
 	Steps   []Step
 	// After, when set, runs after the steps, e.g. to check files the tools wrote.
 	After func(e *Env)
