@@ -38,6 +38,8 @@ var Tolerated = []string{
 // matched command's Before events, its reply and its After events are then
 // queued for Read, in that order.
 //
+// A command that Chromium had not answered when the recording ended gets
+// no answer either: the client's context ends its wait, as it did then.
 // A command whose recorded matches are all used gets the last one's reply
 // again, without its events (a poll repeated more often than when it was
 // recorded). A command in [Tolerated] gets an empty result. Any other command
@@ -50,6 +52,7 @@ type Fake struct {
 	mu      sync.Mutex
 	used    []bool
 	refuse  map[string]string
+	crashOn string
 	out     [][]byte
 	wake    chan struct{}
 	closed  bool
@@ -77,6 +80,15 @@ func (f *Fake) Refuse(method, message string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.refuse[method] = message
+}
+
+// DisconnectOn makes the fake drop the connection, without answering, when
+// the client next sends method: a browser that dies while carrying out a
+// command.
+func (f *Fake) DisconnectOn(method string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.crashOn = method
 }
 
 // Disconnect drops the connection as a crashed or closed browser does:
@@ -137,6 +149,11 @@ func (f *Fake) Write(ctx context.Context, msg []byte) error {
 	if f.closed {
 		return ErrClosed
 	}
+	if c.Method == f.crashOn {
+		f.closed = true
+		close(f.done)
+		return nil
+	}
 	if text, ok := f.refuse[c.Method]; ok {
 		delete(f.refuse, c.Method)
 		f.queue(reply(c, nil, errorObject(-32000, text)))
@@ -148,6 +165,9 @@ func (f *Fake) Write(ctx context.Context, msg []byte) error {
 		e := f.rec.Exchanges[i]
 		if fresh {
 			f.queue(e.Before...)
+		}
+		if e.Unanswered {
+			return nil // as recorded: the client's context ends the wait
 		}
 		f.queue(reply(c, e.Result, e.Error))
 		if fresh {

@@ -85,15 +85,15 @@ func (r *Recorder) Read() ([]byte, error) {
 func (r *Recorder) Close() error { return r.t.Close() }
 
 // Recording returns what was recorded so far. Commands still waiting for
-// their reply are left out: replaying them could only hang.
+// their reply are marked Unanswered.
 func (r *Recorder) Recording() *Recording {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := &Recording{Header: r.rec.Header}
 	for _, e := range r.rec.Exchanges {
-		if r.replied[e] {
-			out.Exchanges = append(out.Exchanges, e)
-		}
+		c := *e
+		c.Unanswered = !r.replied[e]
+		out.Exchanges = append(out.Exchanges, &c)
 	}
 	return out
 }

@@ -35,6 +35,9 @@ type Exchange struct {
 	// Result or Error is the reply; Error is the raw {"code","message"} object.
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  json.RawMessage `json:"error,omitempty"`
+	// Unanswered says Chromium had not answered when the recording ended
+	// (the client gave up waiting); the fake does not answer either.
+	Unanswered bool `json:"unanswered,omitempty"`
 	// Before are the events (whole messages) that arrived after the command
 	// was sent and before its reply; After those that arrived after its reply
 	// and before the client sent its next command.
