@@ -16,7 +16,7 @@ import (
 // the agent is told so and what the next call does, and the next call
 // starts a new browser and says that page ids changed.
 func TestBrowserGoneMidCall(t *testing.T) {
-	e := tooltest.Start(t, "navigation", tools.Options{}, browser.Options{})
+	e := tooltest.Replay(t, "navigation", tools.Options{}, browser.Options{})
 	e.Check(tooltest.Step{Tool: "list_pages", Want: []string{"1: about:blank [selected]"}})
 	e.Scenario.Fake().DisconnectOn("Page.navigate")
 	e.Check(tooltest.Step{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/common.html"}`, Error: true,
@@ -30,7 +30,7 @@ func TestBrowserGoneMidCall(t *testing.T) {
 // TestBrowserRefuses checks that a command Chrome refuses reaches the
 // agent with Chrome's reason.
 func TestBrowserRefuses(t *testing.T) {
-	e := tooltest.Start(t, "navigation", tools.Options{}, browser.Options{})
+	e := tooltest.Replay(t, "navigation", tools.Options{}, browser.Options{})
 	e.Check(tooltest.Step{Tool: "list_pages"})
 	e.Scenario.Fake().Refuse("Target.attachToTarget", "No target with given id found")
 	e.Check(tooltest.Step{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/common.html"}`, Error: true,

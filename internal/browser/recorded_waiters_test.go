@@ -12,8 +12,10 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/internal/cdptest"
 )
 
-// recordedPage opens the recording name in testdata (re-recorded from
-// Chromium with DEVTOOLS_MCP_RECORD=1) and returns its first page.
+// recordedPage opens the recording name in testdata and returns its first
+// page. Re-record with Chromium installed:
+//
+//	DEVTOOLS_MCP_RECORD=1 go test -run 'TestWaiters|TestWaitForTextGivesUp' ./internal/browser/
 func recordedPage(ctx context.Context, t *testing.T, name string) (*cdptest.Scenario, *browser.Page) {
 	t.Helper()
 	sc := cdptest.Open(t, "testdata/"+name+".jsonl.gz", http.FileServer(http.Dir("../../e2e/testdata")))

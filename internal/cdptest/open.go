@@ -48,15 +48,10 @@ type Scenario struct {
 // ends. site may be nil for scenarios that need no pages.
 func Open(t testing.TB, path string, site http.Handler) *Scenario {
 	t.Helper()
-	sc := &Scenario{t: t, path: path}
 	if !Rerecording() {
-		rec, err := Load(path)
-		if err != nil {
-			t.Fatalf("%v (record it with %s=1 and Chromium installed)", err, RecordEnv)
-		}
-		sc.rec, sc.Site = rec, rec.Header.Site
-		return sc
+		return Replay(t, path)
 	}
+	sc := &Scenario{t: t, path: path}
 	if site != nil {
 		srv := httptest.NewServer(site)
 		t.Cleanup(srv.Close)
@@ -64,6 +59,18 @@ func Open(t testing.TB, path string, site http.Handler) *Scenario {
 	}
 	t.Cleanup(sc.save)
 	return sc
+}
+
+// Replay replays the recording at path even when re-recording: for tests
+// that script failures into the fake (Refuse, DisconnectOn) on top of a
+// recording that another test records.
+func Replay(t testing.TB, path string) *Scenario {
+	t.Helper()
+	rec, err := Load(path)
+	if err != nil {
+		t.Fatalf("%v (record it with %s=1 and Chromium installed)", err, RecordEnv)
+	}
+	return &Scenario{t: t, path: path, rec: rec, Site: rec.Header.Site}
 }
 
 // Dial connects to the scenario's browser: a new Fake replaying the whole

@@ -3,6 +3,16 @@
 // agent would read. The tools package tests its handlers with it, and the
 // browser package tests the browser layer beneath them with the same
 // scenarios; neither needs Chromium unless it re-records.
+//
+// The recordings are testdata/<scenario>.jsonl.gz. After changing a
+// scenario, or when the browser layer sends other commands than when they
+// were recorded, re-record them from Chromium (headless, --no-sandbox as
+// root) with
+//
+//	DEVTOOLS_MCP_RECORD=1 go test -run TestScenarios ./tools/
+//
+// A recording is written only when its test passes against Chromium, so the
+// expectations are checked against the real browser first.
 package tooltest
 
 import (
@@ -52,7 +62,20 @@ type Env struct {
 func Start(t testing.TB, name string, opts tools.Options, bopts browser.Options) *Env {
 	t.Helper()
 	site := http.FileServer(http.Dir(filepath.Join(here, "..", "..", "e2e", "testdata")))
-	sc := cdptest.Open(t, filepath.Join(here, "testdata", name+".jsonl.gz"), site)
+	return start(t, cdptest.Open(t, recording(name), site), opts, bopts)
+}
+
+// Replay is Start for tests that script failures into the fake: it always
+// replays, also while the scenarios are being re-recorded.
+func Replay(t testing.TB, name string, opts tools.Options, bopts browser.Options) *Env {
+	t.Helper()
+	return start(t, cdptest.Replay(t, recording(name)), opts, bopts)
+}
+
+// recording is the path of the recording name.
+func recording(name string) string { return filepath.Join(here, "testdata", name+".jsonl.gz") }
+
+func start(t testing.TB, sc *cdptest.Scenario, opts tools.Options, bopts browser.Options) *Env {
 	bopts.Dial = sc.Dial
 	m := browser.NewManager(bopts)
 	timeout := 20 * time.Second
