@@ -32,11 +32,14 @@ var Tolerated = []string{
 // Each command the client writes is matched against the recorded commands
 // of the same method and session that have not been used yet, in recorded
 // order: first by equal params, then by params equal but for their numbers
-// (timeouts, deadlines and coordinates that depend on timing). Params are
+// (timeouts, deadlines and coordinates that depend on timing), then by
+// params one of which has only members the other has too, with the same
+// values (a client that stopped or started sending an option). Params are
 // compared as JSON values with false, 0, "" and null members dropped, so that
-// a client that starts or stops sending a zero value still matches. The
-// matched command's Before events, its reply and its After events are then
-// queued for Read, in that order.
+// a client that starts or stops sending a zero value still matches. The order
+// in which the client sends commands does not matter. The matched command's
+// Before events, its reply and its After events are then queued for Read, in
+// that order.
 //
 // A command that Chromium had not answered when the recording ended gets
 // no answer either: the client's context ends its wait, as it did then.
@@ -48,6 +51,8 @@ var Tolerated = []string{
 type Fake struct {
 	t   testing.TB
 	rec *Recording
+
+	norms []params // of the recorded commands
 
 	mu      sync.Mutex
 	used    []bool
@@ -63,8 +68,11 @@ type Fake struct {
 // NewFake returns a fake playing rec. Unexpected commands are reported
 // with t.Errorf until the test's cleanup runs.
 func NewFake(t testing.TB, rec *Recording) *Fake {
-	f := &Fake{t: t, rec: rec, used: make([]bool, len(rec.Exchanges)),
+	f := &Fake{t: t, rec: rec, used: make([]bool, len(rec.Exchanges)), norms: make([]params, len(rec.Exchanges)),
 		refuse: map[string]string{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	for i, e := range rec.Exchanges {
+		f.norms[i] = normalizeParams(e.Params)
+	}
 	t.Cleanup(func() {
 		f.mu.Lock()
 		f.cleaned = true
@@ -187,34 +195,56 @@ func (f *Fake) Write(ctx context.Context, msg []byte) error {
 
 // match finds the recorded exchange answering c: an unused one (fresh) or
 // the last used one again. It returns -1 when there is none.
+//
+// Candidates have c's method and session. They are tried by closeness:
+// equal params, params equal but for digits, then params of which one side
+// is a subset of the other, member by member and digits aside (a client
+// that stopped or started sending a member); an unused candidate of the
+// first closeness that has one wins, else the last used candidate of the
+// closest kind is repeated.
 func (f *Fake) match(c command) (i int, fresh bool) {
-	exact, loose := normalize(c.Params)
-	lastExact, lastLoose, firstLoose := -1, -1, -1
+	sent := normalizeParams(c.Params)
+	const kinds = 3
+	var firstUnused, lastUsed [kinds]int
+	for k := range kinds {
+		firstUnused[k], lastUsed[k] = -1, -1
+	}
 	for i, e := range f.rec.Exchanges {
 		if e.Method != c.Method || e.Session != c.SessionID {
 			continue
 		}
-		ex, lo := normalize(e.Params)
+		rec := f.norms[i]
+		k := -1
 		switch {
-		case ex == exact && !f.used[i]:
-			f.used[i] = true
-			return i, true
-		case ex == exact:
-			lastExact = i
-		case lo == loose && !f.used[i] && firstLoose < 0:
-			firstLoose = i
-		case lo == loose && f.used[i]:
-			lastLoose = i
+		case rec.exact == sent.exact:
+			k = 0
+		case rec.loose == sent.loose:
+			k = 1
+		case subset(rec.members, sent.members) || subset(sent.members, rec.members):
+			k = 2
+		default:
+			continue
+		}
+		if !f.used[i] && firstUnused[k] < 0 {
+			firstUnused[k] = i
+		}
+		if f.used[i] {
+			lastUsed[k] = i
 		}
 	}
-	switch {
-	case firstLoose >= 0:
-		f.used[firstLoose] = true
-		return firstLoose, true
-	case lastExact >= 0:
-		return lastExact, false
-	case lastLoose >= 0:
-		return lastLoose, false
+	for k := range kinds {
+		if i := firstUnused[k]; i >= 0 {
+			f.used[i] = true
+			if k > 0 && !f.cleaned {
+				f.t.Logf("cdptest: %s %s answered with the recorded %s", c.Method, clip(c.Params), clip(f.rec.Exchanges[i].Params))
+			}
+			return i, true
+		}
+	}
+	for k := range kinds {
+		if i := lastUsed[k]; i >= 0 {
+			return i, false
+		}
 	}
 	return -1, false
 }
@@ -301,21 +331,45 @@ func errorObject(code int, message string) json.RawMessage {
 
 var digits = regexp.MustCompile(`[0-9]+`)
 
-// normalize returns params as canonical JSON without zero-valued members,
-// and the same with every run of digits replaced.
-func normalize(params json.RawMessage) (exact, loose string) {
-	if len(params) == 0 {
-		return "{}", "{}"
+// params is a command's params in the forms match compares.
+type params struct {
+	exact   string            // canonical JSON without zero-valued members
+	loose   string            // exact with every run of digits replaced
+	members map[string]string // top-level member -> its loose JSON
+}
+
+// normalizeParams returns the comparable forms of raw params.
+func normalizeParams(raw json.RawMessage) params {
+	p := params{exact: "{}", loose: "{}", members: map[string]string{}}
+	if len(raw) == 0 {
+		return p
 	}
 	var v any
-	if err := json.Unmarshal(params, &v); err != nil {
-		return string(params), string(params)
+	if err := json.Unmarshal(raw, &v); err != nil {
+		p.exact, p.loose = string(raw), string(raw)
+		return p
 	}
-	b, _ := json.Marshal(dropZero(v))
-	if string(b) == "null" {
-		b = []byte("{}")
+	v = dropZero(v)
+	if b, _ := json.Marshal(v); string(b) != "null" {
+		p.exact, p.loose = string(b), digits.ReplaceAllString(string(b), "#")
 	}
-	return string(b), digits.ReplaceAllString(string(b), "#")
+	if m, ok := v.(map[string]any); ok {
+		for k, x := range m {
+			b, _ := json.Marshal(x)
+			p.members[k] = digits.ReplaceAllString(string(b), "#")
+		}
+	}
+	return p
+}
+
+// subset reports whether every member of a is in b with the same value.
+func subset(a, b map[string]string) bool {
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
 }
 
 // dropZero removes object members that are false, 0, "", null or empty.

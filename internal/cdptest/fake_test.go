@@ -125,6 +125,11 @@ func TestFakeToleratesTimingAndZeroValues(t *testing.T) {
 	if fmt.Sprint(values) != "[1 2 2]" {
 		t.Errorf("answers = %v, want the two recorded in order, then the last again", values)
 	}
+	// An option the recording did not send still finds the command.
+	var cerr *cdp.Error
+	if err := c.Call(ctx, "S1", "DOM.getDocument", map[string]int{"depth": -1}, nil); !errors.As(err, &cerr) || cerr.Message != "no document" {
+		t.Errorf("DOM.getDocument with an extra option = %v, want the recorded refusal", err)
+	}
 }
 
 func TestFakeFailsOnUnexpectedCommands(t *testing.T) {
