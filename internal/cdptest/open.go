@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
@@ -35,6 +36,7 @@ type Scenario struct {
 
 	t    testing.TB
 	path string
+	args []string // extra Chromium arguments when recording
 	rec  *Recording // replaying: the recording; nil when recording
 
 	mu       sync.Mutex
@@ -45,13 +47,15 @@ type Scenario struct {
 // Open replays the recording at path (relative to the test's package), or,
 // when [Rerecording] is true, serves site from a local server, records what a
 // headless Chromium does during the test, and writes path when the test
-// ends. site may be nil for scenarios that need no pages.
-func Open(t testing.TB, path string, site http.Handler) *Scenario {
+// ends. site may be nil for scenarios that need no pages. chromeArgs are
+// added to Chromium's command line when recording; with
+// --enable-unsafe-extension-debugging, extensions are not disabled.
+func Open(t testing.TB, path string, site http.Handler, chromeArgs ...string) *Scenario {
 	t.Helper()
 	if !Rerecording() {
 		return Replay(t, path)
 	}
-	sc := &Scenario{t: t, path: path}
+	sc := &Scenario{t: t, path: path, args: chromeArgs}
 	if site != nil {
 		srv := httptest.NewServer(site)
 		t.Cleanup(srv.Close)
@@ -87,7 +91,7 @@ func (sc *Scenario) Dial(ctx context.Context) (cdp.Transport, error) {
 	if sc.recorder != nil {
 		return nil, errors.New("cdptest: a recording holds one browser; it went away")
 	}
-	t, product, err := launchChromium(ctx, sc.t)
+	t, product, err := launchChromium(ctx, sc.t, sc.args)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +133,7 @@ func (sc *Scenario) save() {
 
 // launchChromium starts a headless Chromium with a CDP pipe and a temporary
 // profile; the test's cleanup kills it.
-func launchChromium(ctx context.Context, t testing.TB) (_ cdp.Transport, product string, err error) {
+func launchChromium(ctx context.Context, t testing.TB, extra []string) (_ cdp.Transport, product string, err error) {
 	// Not t.TempDir: Chromium's helpers may still write the profile for a
 	// moment after the browser is killed, which t.TempDir reports as an error.
 	profile, err := os.MkdirTemp("", "cdptest-profile-")
@@ -148,6 +152,10 @@ func launchChromium(ctx context.Context, t testing.TB) (_ cdp.Transport, product
 		"--enable-features=WebMCP", "--force-color-profile=srgb",
 		"--user-data-dir=" + profile, "--remote-debugging-pipe", "about:blank",
 	}
+	if slices.Contains(extra, "--enable-unsafe-extension-debugging") {
+		args = slices.DeleteFunc(args, func(a string) bool { return a == "--disable-extensions" })
+	}
+	args = append(extra, args...)
 	if runtime.GOOS == "linux" && os.Geteuid() == 0 {
 		args = append([]string{"--no-sandbox"}, args...)
 	}

@@ -1,6 +1,9 @@
 package tooltest
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/tools"
 )
@@ -10,6 +13,7 @@ func Scenarios() []Scenario {
 	return []Scenario{
 		navigation(), input(), dialogs(), debugging(), network(), screenshot(),
 		emulation(), performance(), memory(), slim(), thirdParty(), frames(), blocked(),
+		extensions(), pwa(),
 	}
 }
 
@@ -294,5 +298,44 @@ func blocked() Scenario {
 		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/network.html"}`},
 		{Tool: "evaluate_script", Args: `{"function":"() => window.done.catch(e => 'refused: ' + e.message)"}`},
 		{Tool: "list_network_requests", Want: []string{"GET {{site}}/style.css [failed - inspector]", "POST {{site}}/api/login [failed - inspector]"}},
+	}}
+}
+
+// extensions installs, lists, triggers, reloads and uninstalls an unpacked
+// extension copied to the temporary directory.
+func extensions() Scenario {
+	return Scenario{Name: "extensions", ChromeArgs: []string{"--enable-unsafe-extension-debugging"},
+		Options: tools.Options{Categories: map[tools.Category]bool{tools.CategoryExtensions: true}},
+		Setup: func(e *Env) {
+			if err := os.CopyFS(filepath.Join(e.Dir, "extension"), os.DirFS(filepath.Join(Testdata(), "extension"))); err != nil {
+				e.T.Fatal(err)
+			}
+		},
+		Steps: []Step{
+			{Tool: "list_extensions", Want: []string{"## Extensions", "No extensions installed."}},
+			{Tool: "install_extension", Args: `{"path":"{{dir}}/extension"}`, Want: []string{"Extension installed. Id: "}},
+			{Tool: "list_extensions", Want: []string{`"Probe extension" v1.0 Enabled`}},
+			{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/inner.html"}`},
+			{Tool: "trigger_extension_action", Args: `{"id":"{{ext}}"}`, Want: []string{"Extension action triggered for id {{ext}} on page 1."}},
+			{Tool: "reload_extension", Args: `{"id":"{{ext}}"}`, Want: []string{"Extension reloaded. Id: {{ext}}"}},
+			{Tool: "uninstall_extension", Args: `{"id":"{{ext}}"}`, Want: []string{"Extension uninstalled. Id: {{ext}}"}},
+			{Tool: "list_extensions", Want: []string{"No extensions installed."}},
+			{Tool: "uninstall_extension", Args: `{"id":"{{ext}}"}`, Error: true, Want: []string{"no unpacked extension with id"}},
+			{Tool: "install_extension", Args: `{"path":"/usr/share"}`, Error: true, Want: []string{"--allowUnrestrictedPaths"}},
+			{Tool: "install_extension", Args: `{"path":"{{dir}}"}`, Error: true, Want: []string{"anifest"}},
+		}}
+}
+
+// pwa installs the web app of e2e/testdata/pwa, reads its state, launches
+// and uninstalls it.
+func pwa() Scenario {
+	const id = `"manifestId":"{{site}}/pwa/app"`
+	return Scenario{Name: "pwa", Options: tools.Options{Categories: map[tools.Category]bool{tools.CategoryPwa: true}}, Steps: []Step{
+		{Tool: "install_pwa", Args: `{` + id + `,"installUrlOrBundleUrl":"{{site}}/pwa/","displayMode":"standalone"}`,
+			Want: []string{"Installed PWA with manifest ID: {{site}}/pwa/app", "Display mode set to: standalone"}},
+		{Tool: "get_os_app_state", Args: `{` + id + `}`, Want: []string{"OS app state for manifest ID: {{site}}/pwa/app", "Badge count: 0", "File handlers: []"}},
+		{Tool: "launch_pwa", Args: `{` + id + `,"url":"{{site}}/pwa/other.html"}`, Want: []string{"Launched PWA with manifest ID: {{site}}/pwa/app as page 2 ({{site}}/pwa/other.html)", "## Pages", "2: {{site}}/pwa/other.html [selected]"}},
+		{Tool: "uninstall_pwa", Args: `{` + id + `}`, Want: []string{"Uninstalled PWA with manifest ID: {{site}}/pwa/app"}},
+		{Tool: "get_os_app_state", Args: `{` + id + `}`, Error: true, Want: []string{"Unknown web-app manifest id", "install_pwa"}},
 	}}
 }

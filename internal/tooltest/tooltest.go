@@ -54,6 +54,7 @@ type Env struct {
 	last string // the text of the latest answer that held a snapshot
 	node string // the first node id of the latest answer listing nodes
 	prev string // the text of the latest answer
+	ext  string // the id of the extension installed last
 }
 
 // Start opens the recording name (testdata/name.jsonl.gz in this package),
@@ -61,9 +62,16 @@ type Env struct {
 // with opts driving a browser.Manager with bopts (whose Dial it sets). The browser closes when the test ends.
 func Start(t testing.TB, name string, opts tools.Options, bopts browser.Options) *Env {
 	t.Helper()
-	site := http.FileServer(http.Dir(filepath.Join(here, "..", "..", "e2e", "testdata")))
-	return start(t, cdptest.Open(t, recording(name), site), opts, bopts)
+	return start(t, cdptest.Open(t, recording(name), site()), opts, bopts)
 }
+
+// site serves e2e/testdata, the pages the end-to-end tests use too.
+func site() http.Handler {
+	return http.FileServer(http.Dir(Testdata()))
+}
+
+// Testdata is the directory of the end-to-end tests' pages and fixtures.
+func Testdata() string { return filepath.Join(here, "..", "..", "e2e", "testdata") }
 
 // Replay is Start for tests that script failures into the fake: it always
 // replays, also while the scenarios are being re-recorded.
@@ -128,6 +136,9 @@ func (e *Env) Call(tool, args string) Answer {
 		e.last = a.Text
 	}
 	e.prev = a.Text
+	if m := extRE.FindStringSubmatch(a.Text); m != nil {
+		e.ext = m[1]
+	}
 	if m := nodeRE.FindStringSubmatch(a.Text); m != nil {
 		e.node = m[1]
 	}
@@ -140,7 +151,8 @@ var placeholder = regexp.MustCompile(`\{\{([a-z]+)(?::([^}]*))?\}\}`)
 // recorded pages, {{crosssite}} with the same server under another site name, {{dir}} with Dir, and {{uid:label}} with the uid of the
 // first element whose snapshot line (in the latest answer holding a
 // snapshot) names label, {{id:text}} with the msgid or reqid of the first
-// line of the previous answer that contains text, and {{node}} with the first node id of the latest
+// line of the previous answer that contains text, {{ext}} with the id of
+// the extension installed last, and {{node}} with the first node id of the latest
 // answer that listed heap snapshot nodes (a CSV table headed nodeId).
 func (e *Env) Expand(s string) string {
 	e.T.Helper()
@@ -157,6 +169,11 @@ func (e *Env) Expand(s string) string {
 			return e.UID(p[2])
 		case "id":
 			return e.ID(p[2])
+		case "ext":
+			if e.ext == "" {
+				e.T.Fatalf("no extension was installed yet")
+			}
+			return e.ext
 		case "node":
 			if e.node == "" {
 				e.T.Fatalf("no answer listed heap snapshot nodes yet")
@@ -171,6 +188,7 @@ func (e *Env) Expand(s string) string {
 var (
 	uidRE  = regexp.MustCompile(`uid=(\S+)`)
 	nodeRE = regexp.MustCompile(`(?m)^nodeId,.*\n(\d+),`)
+	extRE  = regexp.MustCompile(`Extension installed\. Id: ([a-p]{32})`)
 )
 
 // UID returns the uid of the first snapshot line whose name is label.
@@ -256,7 +274,10 @@ func cmpOr(s, def string) string {
 // Run starts the scenario's recording and checks its steps in order.
 func Run(t *testing.T, sc Scenario) {
 	t.Helper()
-	e := Start(t, sc.Name, sc.Options, sc.Browser)
+	e := start(t, cdptest.Open(t, recording(sc.Name), site(), sc.ChromeArgs...), sc.Options, sc.Browser)
+	if sc.Setup != nil {
+		sc.Setup(e)
+	}
 	for _, s := range sc.Steps {
 		e.Check(s)
 	}
@@ -284,6 +305,10 @@ type Scenario struct {
 	Options tools.Options
 	Browser browser.Options
 	Steps   []Step
+	// ChromeArgs are added to Chromium's command line when recording.
+	ChromeArgs []string
+	// Setup, when set, runs before the steps, e.g. to put files in Dir.
+	Setup func(e *Env)
 	// After, when set, runs after the steps, e.g. to check files the tools wrote.
 	After func(e *Env)
 }
