@@ -36,7 +36,7 @@ type Scenario struct {
 
 	t    testing.TB
 	path string
-	args []string // extra Chromium arguments when recording
+	args []string   // extra Chromium arguments when recording
 	rec  *Recording // replaying: the recording; nil when recording
 
 	mu       sync.Mutex
