@@ -110,9 +110,9 @@ func TestAttachEndpoints(t *testing.T) {
 		t.Errorf("ResolveBrowserURL = %q, %v", ws, err)
 	}
 	for url, want := range map[string]string{
-		"ftp://x":           "is not an http URL",
-		srv.URL + "/bad":    "did not return a webSocketDebuggerUrl",
-		srv.URL + "/other/": "answered 404 Not Found",
+		"ftp://x":            "is not an http URL",
+		srv.URL + "/bad":     "did not return a webSocketDebuggerUrl",
+		srv.URL + "/other/":  "answered 404 Not Found",
 		"http://127.0.0.1:9": "could not reach Chrome at http://127.0.0.1:9",
 	} {
 		if _, err := ResolveBrowserURL(ctx, url); err == nil || !strings.Contains(err.Error(), want) {
