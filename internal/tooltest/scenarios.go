@@ -13,7 +13,7 @@ func Scenarios() []Scenario {
 	return []Scenario{
 		navigation(), input(), dialogs(), debugging(), network(), screenshot(),
 		emulation(), performance(), memory(), slim(), thirdParty(), frames(), blocked(),
-		extensions(), pwa(),
+		extensions(), pwa(), guard(),
 	}
 }
 
@@ -84,6 +84,15 @@ func input() Scenario {
 		{Tool: "take_snapshot"},
 		{Tool: "get_css_styles", Args: `{"uid":"{{uid:Log in}}"}`, Want: []string{"(button#login)", "### Computed style", "display: inline-block", "### Matched rules", "/* user-agent stylesheet */"}},
 		{Tool: "upload_file", Args: `{"uid":"{{uid:Log in}}","filePaths":["/etc/passwd"]}`, Error: true, Want: []string{"outside the temp directory"}},
+		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/actions.html"}`},
+		{Tool: "take_snapshot"},
+		{Tool: "upload_file", Args: `{"uid":"{{uid:Attach}}","filePaths":["{{dir}}/a.txt"]}`, Want: []string{"Uploaded 1 file(s)."}},
+		{Tool: "evaluate_script", Args: `{"function":"() => document.title"}`, Want: []string{`"a.txt:5"`}},
+		{Tool: "upload_file", Args: `{"uid":"{{uid:Hover me}}","filePaths":["{{dir}}/a.txt"]}`, Error: true},
+	}, Setup: func(e *Env) {
+		if err := os.WriteFile(filepath.Join(e.Dir, "a.txt"), []byte("hello"), 0o600); err != nil {
+			e.T.Fatal(err)
+		}
 	}}
 }
 
@@ -337,5 +346,19 @@ func pwa() Scenario {
 		{Tool: "launch_pwa", Args: `{` + id + `,"url":"{{site}}/pwa/other.html"}`, Want: []string{"Launched PWA with manifest ID: {{site}}/pwa/app as page 2 ({{site}}/pwa/other.html)", "## Pages", "2: {{site}}/pwa/other.html [selected]"}},
 		{Tool: "uninstall_pwa", Args: `{` + id + `}`, Want: []string{"Uninstalled PWA with manifest ID: {{site}}/pwa/app"}},
 		{Tool: "get_os_app_state", Args: `{` + id + `}`, Error: true, Want: []string{"Unknown web-app manifest id", "install_pwa"}},
+	}}
+}
+
+// guard refuses state-changing tools on a sensitive page when the client
+// cannot ask the user, and lets reading tools through.
+func guard() Scenario {
+	return Scenario{Name: "guard", Options: tools.Options{Guard: tools.GuardOptions{Sensitive: true, ExtraPatterns: []string{"*://*/pages/form.html"}}}, Steps: []Step{
+		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/form.html"}`},
+		{Tool: "take_snapshot", Want: []string{`button "Log in"`}},
+		{Tool: "click", Args: `{"uid":"{{uid:Log in}}"}`, Error: true, Want: []string{
+			`refused click on {{site}}/pages/form.html, which matches the sensitive page pattern "*://*/pages/form.html": this client cannot ask you for confirmation`}},
+		{Tool: "evaluate_script", Args: `{"function":"() => 1"}`, Error: true, Want: []string{"refused evaluate_script on {{site}}/pages/form.html"}},
+		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/actions.html"}`},
+		{Tool: "evaluate_script", Args: `{"function":"() => 1"}`, Want: []string{"1"}},
 	}}
 }
