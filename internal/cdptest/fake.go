@@ -62,6 +62,8 @@ type Fake struct {
 	used    []bool
 	refuse  map[string]string
 	crashOn string
+	hold    func(json.RawMessage) bool // events to hold back; nil: none
+	held    []json.RawMessage
 	out     [][]byte
 	wake    chan struct{}
 	closed  bool
@@ -101,6 +103,29 @@ func (f *Fake) DisconnectOn(method string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.crashOn = method
+}
+
+// Withhold holds back the events of method whose message contains text
+// (e.g. `"name":"load"`) until Release: a page that takes its time, to
+// check that a waiter waits for the event.
+func (f *Fake) Withhold(method, text string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hold = func(msg json.RawMessage) bool {
+		var ev struct{ Method string }
+		return json.Unmarshal(msg, &ev) == nil && ev.Method == method && strings.Contains(string(msg), text)
+	}
+}
+
+// Release emits the events held back since Withhold, in order, and holds
+// back no more.
+func (f *Fake) Release() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.hold = nil
+	held := f.held
+	f.held = nil
+	f.queue(held...)
 }
 
 // Disconnect drops the connection as a crashed or closed browser does:
@@ -298,9 +323,14 @@ func (f *Fake) fail(format string, args ...any) {
 	}
 }
 
-// queue appends messages for Read. f.mu must be held.
+// queue appends messages for Read, keeping back those Withhold holds.
+// f.mu must be held.
 func (f *Fake) queue(msgs ...json.RawMessage) {
 	for _, m := range msgs {
+		if f.hold != nil && f.hold(m) {
+			f.held = append(f.held, m)
+			continue
+		}
 		f.out = append(f.out, m)
 	}
 	select {
