@@ -88,7 +88,6 @@ func input() Scenario {
 		{Tool: "take_snapshot"},
 		{Tool: "upload_file", Args: `{"uid":"{{uid:Attach}}","filePaths":["{{dir}}/a.txt"]}`, Want: []string{"Uploaded 1 file(s)."}},
 		{Tool: "evaluate_script", Args: `{"function":"() => document.title"}`, Want: []string{`"a.txt:5"`}},
-		{Tool: "upload_file", Args: `{"uid":"{{uid:Hover me}}","filePaths":["{{dir}}/a.txt"]}`, Error: true},
 	}, Setup: func(e *Env) {
 		if err := os.WriteFile(filepath.Join(e.Dir, "a.txt"), []byte("hello"), 0o600); err != nil {
 			e.T.Fatal(err)
