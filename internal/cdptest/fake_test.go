@@ -9,10 +9,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
+
+// These tests speak the wire format to the fake directly, as cdp.Conn
+// does: the fake answers synchronously, so every message a command causes
+// can be read right after it is written.
 
 // spy is a testing.TB that keeps the failures the fake reports instead of
 // failing the test, so that tests can check them.
@@ -32,6 +35,79 @@ func (s *spy) reported() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.errors...)
+}
+
+// message is a reply or an event as the fake sends it.
+type message struct {
+	ID        int64           `json:"id"`
+	Method    string          `json:"method"`
+	SessionID string          `json:"sessionId"`
+	Result    json.RawMessage `json:"result"`
+	Error     *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// wire is a minimal CDP client over a transport.
+type wire struct {
+	t    *testing.T
+	tr   cdp.Transport
+	next int64
+}
+
+// send writes a command and returns its id.
+func (w *wire) send(session, method, params string) int64 {
+	w.t.Helper()
+	w.next++
+	m := map[string]any{"id": w.next, "method": method}
+	if session != "" {
+		m["sessionId"] = session
+	}
+	if params != "" {
+		m["params"] = json.RawMessage(params)
+	}
+	b, _ := json.Marshal(m)
+	if err := w.tr.Write(context.Background(), b); err != nil {
+		w.t.Fatalf("write %s: %v", method, err)
+	}
+	return w.next
+}
+
+// read returns the next message.
+func (w *wire) read() message {
+	w.t.Helper()
+	b, err := w.tr.Read()
+	if err != nil {
+		w.t.Fatalf("read: %v", err)
+	}
+	var m message
+	if err := json.Unmarshal(b, &m); err != nil {
+		w.t.Fatalf("the fake sent %s: %v", b, err)
+	}
+	return m
+}
+
+// call sends a command and reads up to its reply, returning the reply and
+// the methods of the events before it.
+func (w *wire) call(session, method, params string) (message, []string) {
+	w.t.Helper()
+	id := w.send(session, method, params)
+	var events []string
+	for {
+		m := w.read()
+		if m.Method != "" {
+			events = append(events, m.Method)
+			continue
+		}
+		if m.ID != id {
+			w.t.Fatalf("reply to %d while waiting for %d", m.ID, id)
+		}
+		if m.SessionID != session {
+			w.t.Errorf("reply in session %q to a command in %q", m.SessionID, session)
+		}
+		return m, events
+	}
 }
 
 // event is an event message for recordings.
@@ -54,97 +130,76 @@ func navigation() *Recording {
 		{Method: "Runtime.evaluate", Session: "S1", Params: json.RawMessage(`{"expression":"wait(1500)","awaitPromise":true}`), Result: json.RawMessage(`{"result":{"type":"number","value":1}}`)},
 		{Method: "Runtime.evaluate", Session: "S1", Params: json.RawMessage(`{"expression":"wait(1500)","awaitPromise":true}`), Result: json.RawMessage(`{"result":{"type":"number","value":2}}`)},
 		{Method: "DOM.getDocument", Session: "S1", Error: json.RawMessage(`{"code":-32000,"message":"no document"}`)},
+		{Method: "Runtime.evaluate", Session: "S1", Params: json.RawMessage(`{"expression":"blocked()"}`), Unanswered: true,
+			Before: []json.RawMessage{event("S1", "Page.javascriptDialogOpening", `{"type":"alert"}`)}},
 	}}
 }
 
-// listen collects the methods of the events of session.
-func listen(c *cdp.Conn, session string) func() []string {
-	var mu sync.Mutex
-	var got []string
-	c.Listen(session, func(method string, _ json.RawMessage) {
-		mu.Lock()
-		got = append(got, method)
-		mu.Unlock()
-	})
-	return func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), got...)
-	}
-}
-
 func TestFakeReplaysRepliesAndEvents(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c := cdp.NewConn(NewFake(t, navigation()))
-	defer c.Close()
-	events := listen(c, "S1")
-
-	var att cdp.AttachToTargetResult
-	if err := c.Call(ctx, "", "Target.attachToTarget", cdp.AttachToTargetParams{TargetID: "T1", Flatten: true}, &att); err != nil || att.SessionID != "S1" {
-		t.Fatalf("attach = %+v, %v; want the recorded session S1", att, err)
+	w := &wire{t: t, tr: NewFake(t, navigation())}
+	if r, _ := w.call("", "Target.attachToTarget", `{"targetId":"T1","flatten":true}`); string(r.Result) != `{"sessionId":"S1"}` {
+		t.Fatalf("attach answered %s, want the recorded session", r.Result)
 	}
-	var nav struct{ LoaderID string }
-	if err := c.Call(ctx, "S1", "Page.navigate", map[string]string{"url": "http://x/"}, &nav); err != nil || nav.LoaderID != "L1" {
-		t.Fatalf("navigate = %+v, %v; want loader L1", nav, err)
+	r, before := w.call("S1", "Page.navigate", `{"url":"http://x/"}`)
+	if !strings.Contains(string(r.Result), `"loaderId":"L1"`) || fmt.Sprint(before) != "[Page.frameStartedLoading]" {
+		t.Fatalf("navigate answered %s after %v", r.Result, before)
 	}
-	// A round trip orders everything queued before it.
-	if err := c.Call(ctx, "S1", "Page.enable", nil, nil); err != nil {
-		t.Fatalf("a tolerated command failed: %v", err)
+	if ev := w.read(); ev.Method != "Page.loadEventFired" || ev.SessionID != "S1" {
+		t.Fatalf("after the navigation's reply came %+v, want its load event", ev)
 	}
-	if got := strings.Join(events(), " "); got != "Page.frameStartedLoading Page.loadEventFired" {
-		t.Errorf("events = %s, want the recorded ones in order", got)
+	if r, _ := w.call("S1", "Page.enable", ""); r.Error != nil || string(r.Result) != "{}" {
+		t.Errorf("a tolerated set-up command answered %+v", r)
 	}
-	err := c.Call(ctx, "S1", "DOM.getDocument", nil, nil)
-	var cerr *cdp.Error
-	if !errors.As(err, &cerr) || cerr.Message != "no document" {
-		t.Errorf("DOM.getDocument = %v, want the recorded refusal", err)
+	if r, _ := w.call("S1", "DOM.getDocument", ""); r.Error == nil || r.Error.Message != "no document" {
+		t.Errorf("DOM.getDocument answered %+v, want the recorded refusal", r)
 	}
 }
 
-// TestFakeToleratesTimingAndZeroValues checks that params differing only
-// in numbers or in zero-valued members match, that recorded answers to one
-// command are used in order, and that the last is repeated after that.
-func TestFakeToleratesTimingAndZeroValues(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c := cdp.NewConn(NewFake(t, navigation()))
-	defer c.Close()
-	var values []int
+// TestFakeToleratesTimingAndOptions checks that params differing only in
+// numbers, zero-valued members or an option match, that recorded answers
+// to one command are used in order, and that the last is repeated after.
+func TestFakeToleratesTimingAndOptions(t *testing.T) {
+	w := &wire{t: t, tr: NewFake(t, navigation())}
+	var values []string
 	for _, params := range []string{
 		`{"expression":"wait(1499)","awaitPromise":true}`,
 		`{"expression":"wait(1200)","awaitPromise":true,"returnByValue":false}`,
 		`{"expression":"wait(900)","awaitPromise":true,"userGesture":false,"objectGroup":""}`,
 	} {
-		var res struct{ Result struct{ Value int } }
-		if err := c.Call(ctx, "S1", "Runtime.evaluate", json.RawMessage(params), &res); err != nil {
-			t.Fatalf("evaluate %s: %v", params, err)
-		}
-		values = append(values, res.Result.Value)
+		r, _ := w.call("S1", "Runtime.evaluate", params)
+		values = append(values, string(r.Result))
 	}
-	if fmt.Sprint(values) != "[1 2 2]" {
+	want := []string{`{"result":{"type":"number","value":1}}`, `{"result":{"type":"number","value":2}}`, `{"result":{"type":"number","value":2}}`}
+	if fmt.Sprint(values) != fmt.Sprint(want) {
 		t.Errorf("answers = %v, want the two recorded in order, then the last again", values)
 	}
-	// An option the recording did not send still finds the command.
-	var cerr *cdp.Error
-	if err := c.Call(ctx, "S1", "DOM.getDocument", map[string]int{"depth": -1}, nil); !errors.As(err, &cerr) || cerr.Message != "no document" {
-		t.Errorf("DOM.getDocument with an extra option = %v, want the recorded refusal", err)
+	if r, _ := w.call("S1", "DOM.getDocument", `{"depth":-1}`); r.Error == nil || r.Error.Message != "no document" {
+		t.Errorf("DOM.getDocument with an extra option answered %+v, want the recorded refusal", r)
+	}
+}
+
+// TestFakeLeavesUnansweredCommandsUnanswered checks that a command Chrome
+// never answered while recording gets its events but no reply.
+func TestFakeLeavesUnansweredCommandsUnanswered(t *testing.T) {
+	w := &wire{t: t, tr: NewFake(t, navigation())}
+	w.send("S1", "Runtime.evaluate", `{"expression":"blocked()"}`)
+	if ev := w.read(); ev.Method != "Page.javascriptDialogOpening" {
+		t.Fatalf("got %+v, want the dialog that blocked the command", ev)
+	}
+	id := w.send("S1", "Page.enable", "")
+	if r := w.read(); r.ID != id {
+		t.Errorf("got %+v, want only the reply to the next command", r)
 	}
 }
 
 func TestFakeFailsOnUnexpectedCommands(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	s := &spy{TB: t}
-	c := cdp.NewConn(NewFake(s, navigation()))
-	defer c.Close()
-
-	err := c.Call(ctx, "S1", "Page.navigate", map[string]string{"url": "http://other/"}, nil)
-	var cerr *cdp.Error
-	if !errors.As(err, &cerr) || !strings.Contains(cerr.Message, "unexpected command Page.navigate") {
-		t.Fatalf("unexpected navigate = %v, want a CDP error naming it", err)
+	w := &wire{t: t, tr: NewFake(s, navigation())}
+	r, _ := w.call("S1", "Page.navigate", `{"url":"http://other/"}`)
+	if r.Error == nil || !strings.Contains(r.Error.Message, "unexpected command Page.navigate") {
+		t.Fatalf("an unexpected navigate answered %+v, want a CDP error naming it", r)
 	}
-	if err := c.Call(ctx, "", "Browser.crash", nil, nil); err == nil {
+	if r, _ := w.call("", "Browser.crash", ""); r.Error == nil {
 		t.Fatal("an unrecorded command succeeded")
 	}
 	got := s.reported()
@@ -163,58 +218,49 @@ func TestFakeFailsOnUnexpectedCommands(t *testing.T) {
 	}
 }
 
-func TestFakeRefusesAndDisconnects(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+func TestFakeScriptedFailures(t *testing.T) {
 	f := NewFake(t, navigation())
-	c := cdp.NewConn(f)
-	defer c.Close()
+	w := &wire{t: t, tr: f}
 	f.Refuse("Target.attachToTarget", "No target with given id found")
-	err := c.Call(ctx, "", "Target.attachToTarget", cdp.AttachToTargetParams{TargetID: "T1", Flatten: true}, nil)
-	var cerr *cdp.Error
-	if !errors.As(err, &cerr) || cerr.Message != "No target with given id found" {
-		t.Fatalf("refused attach = %v", err)
+	if r, _ := w.call("", "Target.attachToTarget", `{"targetId":"T1","flatten":true}`); r.Error == nil || r.Error.Message != "No target with given id found" {
+		t.Fatalf("refused attach answered %+v", r)
 	}
-	if err := c.Call(ctx, "", "Target.attachToTarget", cdp.AttachToTargetParams{TargetID: "T1", Flatten: true}, nil); err != nil {
-		t.Fatalf("the refusal applies to one call only, the next failed: %v", err)
+	if r, _ := w.call("", "Target.attachToTarget", `{"targetId":"T1","flatten":true}`); r.Error != nil {
+		t.Fatalf("the refusal applies to one call only, the next answered %+v", r)
 	}
-	f.Disconnect()
-	<-c.Done()
-	if err := c.Call(ctx, "S1", "Page.enable", nil, nil); !errors.Is(err, cdp.ErrBrowserGone) {
-		t.Errorf("call after Disconnect = %v, want ErrBrowserGone", err)
+
+	f.Withhold("Page.loadEventFired", "")
+	w.call("S1", "Page.navigate", `{"url":"http://x/"}`)
+	id := w.send("S1", "Page.enable", "")
+	if r := w.read(); r.ID != id {
+		t.Fatalf("got %+v while the load event is held back", r)
+	}
+	f.Release()
+	if ev := w.read(); ev.Method != "Page.loadEventFired" {
+		t.Fatalf("after Release came %+v, want the held load event", ev)
+	}
+
+	f.DisconnectOn("DOM.getDocument")
+	w.send("S1", "DOM.getDocument", "")
+	if _, err := f.Read(); !errors.Is(err, ErrClosed) {
+		t.Errorf("read after the fatal command = %v, want ErrClosed", err)
+	}
+	if err := f.Write(context.Background(), []byte(`{"id":99,"method":"Page.enable"}`)); !errors.Is(err, ErrClosed) {
+		t.Errorf("write after the fatal command = %v, want ErrClosed", err)
 	}
 }
 
-// TestRecorderRoundTrip records a session played by a fake and checks
-// that the saved recording holds the same exchanges, events included.
+// TestRecorderRoundTrip records a session played by a fake and checks that
+// the saved recording holds the same exchanges, events included.
 func TestRecorderRoundTrip(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
 	r := NewRecorder(NewFake(t, navigation()))
-	c := cdp.NewConn(r)
-	loaded := make(chan struct{})
-	c.Listen("S1", func(method string, _ json.RawMessage) {
-		if method == "Page.loadEventFired" {
-			close(loaded)
-		}
-	})
-	if err := c.Call(ctx, "", "Target.attachToTarget", cdp.AttachToTargetParams{TargetID: "T1", Flatten: true}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Call(ctx, "S1", "Page.navigate", map[string]string{"url": "http://x/"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	// The load event belongs to the navigation only if it arrives before
-	// the next command is sent.
-	select {
-	case <-loaded:
-	case <-ctx.Done():
-		t.Fatal("no load event")
-	}
-	if err := c.Call(ctx, "S1", "DOM.getDocument", nil, nil); err == nil {
-		t.Fatal("the recorded refusal was not replayed")
-	}
-	c.Close()
+	w := &wire{t: t, tr: r}
+	w.call("", "Target.attachToTarget", `{"targetId":"T1","flatten":true}`)
+	w.call("S1", "Page.navigate", `{"url":"http://x/"}`)
+	w.read() // the load event, read before the next command goes out
+	w.call("S1", "DOM.getDocument", "")
+	w.send("S1", "Runtime.evaluate", `{"expression":"blocked()"}`)
+	w.read() // the dialog; no reply comes
 
 	path := filepath.Join(t.TempDir(), "r.jsonl.gz")
 	rec := r.Recording()
@@ -226,8 +272,8 @@ func TestRecorderRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Header.Site != "http://127.0.0.1:1" || len(back.Exchanges) != 3 {
-		t.Fatalf("loaded %+v with %d exchanges, want the site and 3", back.Header, len(back.Exchanges))
+	if back.Header.Site != "http://127.0.0.1:1" || len(back.Exchanges) != 4 {
+		t.Fatalf("loaded %+v with %d exchanges, want the site and 4", back.Header, len(back.Exchanges))
 	}
 	nav := back.Exchanges[1]
 	if nav.Method != "Page.navigate" || nav.Session != "S1" || len(nav.Before) != 1 || len(nav.After) != 1 || !strings.Contains(string(nav.Result), "L1") {
@@ -235,5 +281,8 @@ func TestRecorderRoundTrip(t *testing.T) {
 	}
 	if !strings.Contains(string(back.Exchanges[2].Error), "no document") {
 		t.Errorf("refusal recorded as %s", back.Exchanges[2].Error)
+	}
+	if blocked := back.Exchanges[3]; !blocked.Unanswered || len(blocked.Before) != 1 {
+		t.Errorf("the unanswered command recorded as %+v", blocked)
 	}
 }
