@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
 
 // ErrClosed is returned by a Fake's Read and Write after Close or Disconnect.
@@ -21,10 +23,10 @@ var ErrClosed = errors.New("cdptest: transport closed")
 // refactor still replays; any other unrecorded command fails the test.
 func tolerated(method string) bool {
 	switch method {
-	case "Accessibility.enable", "Audits.enable", "CSS.enable", "DOM.enable", "Log.enable",
-		"Network.enable", "Page.enable", "Runtime.enable", "Performance.enable",
-		"Accessibility.disable", "CSS.disable", "DOM.disable", "Network.disable", "Performance.disable",
-		"Page.setLifecycleEventsEnabled", "Runtime.runIfWaitingForDebugger", "Target.setAutoAttach":
+	case cdp.AccessibilityEnable.Method, cdp.AuditsEnable.Method, cdp.CSSEnable.Method, cdp.CSSDisable.Method,
+		cdp.DOMEnable.Method, cdp.DOMDisable.Method, cdp.LogEnable.Method, cdp.NetworkEnable.Method,
+		cdp.PageEnable.Method, cdp.RuntimeEnable.Method, cdp.HeapProfilerEnable.Method,
+		cdp.PageSetLifecycleEventsEnabled.Method, cdp.RuntimeRunIfWaitingForDebugger.Method, cdp.TargetSetAutoAttach.Method:
 		return true
 	}
 	return false
