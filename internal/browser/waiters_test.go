@@ -181,28 +181,3 @@ func TestDialogReflectsEventsBeforeTheCall(t *testing.T) {
 		t.Fatalf("Dialog() = %+v after it closed", d)
 	}
 }
-
-// TestNavigateWaitsForLoad holds back the page's load event: Navigate must
-// not return before it, so it times out; once the event comes, the page
-// works on.
-func TestNavigateWaitsForLoad(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	sc, p := recordedPage(ctx, t, "navigate_load")
-	f := sc.Fake()
-	if f != nil { // replaying; a recording is made at Chromium's pace
-		f.Withhold("Page.lifecycleEvent", `"name":"load"`)
-		nctx, ncancel := context.WithTimeout(ctx, 300*time.Millisecond)
-		_, err := p.Navigate(nctx, browser.Navigation{URL: sc.Site + "/pages/common.html"})
-		ncancel()
-		if !errors.Is(err, browser.ErrNavigationTimeout) {
-			t.Fatalf("Navigate without a load event = %v, want ErrNavigationTimeout", err)
-		}
-		f.Release()
-	} else if _, err := p.Navigate(ctx, browser.Navigation{URL: sc.Site + "/pages/common.html"}); err != nil {
-		t.Fatal(err)
-	}
-	if got := eval(ctx, t, p, "document.title"); got != `"Common page"` {
-		t.Errorf("title = %s", got)
-	}
-}
