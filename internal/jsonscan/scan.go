@@ -228,14 +228,17 @@ func (s *Scanner) Key() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.pos < len(s.buf) && s.buf[s.pos] == ':' {
-		s.pos++
+	i := skipWS(s.buf, s.pos)
+	if i < len(s.buf) && s.buf[i] == ':' {
+		s.pos = i + 1
 		return key, nil
 	}
-	// White space before the colon may run past the buffer, and reading
-	// on moves the buffer: keep the key in scratch (where it may be already).
-	s.scratch = append(s.scratch[:0], key...)
-	key = s.scratch
+	if i == len(s.buf) && !s.eof {
+		// The white space runs past the buffer, and reading on moves the
+		// buffer: keep the key in scratch (where it may be already).
+		s.scratch = append(s.scratch[:0], key...)
+		key = s.scratch
+	}
 	if err := s.Expect(':'); err != nil {
 		return nil, err
 	}

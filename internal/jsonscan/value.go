@@ -23,8 +23,7 @@ func (s *Scanner) Raw() ([]byte, error) {
 			s.pos = end
 			return s.buf[start:end], nil
 		case err != errShort:
-			var se *SyntaxError
-			errors.As(err, &se)
+			se := err.(*SyntaxError)
 			return nil, s.errorAt(int(se.Offset), se.Msg)
 		case s.eof:
 			return nil, s.errorAt(len(s.buf), "unexpected end in value")
