@@ -80,9 +80,8 @@ func scanObject(s *jsonscan.Scanner, fn func(*event)) error {
 func scanEvents(s *jsonscan.Scanner, fn func(*event)) error {
 	var ev event
 	return s.Array(func(int) error {
-		at := s.Offset()
 		if s.Peek() != '{' {
-			return &jsonscan.SyntaxError{Offset: at, Msg: "a trace event must be an object"}
+			return s.Errorf("a trace event must be an object")
 		}
 		v, err := s.Raw()
 		if err != nil {
@@ -94,112 +93,47 @@ func scanEvents(s *jsonscan.Scanner, fn func(*event)) error {
 	})
 }
 
-// decodeEvent fills ev from the well-formed JSON object b.
+// decodeEvent fills ev from the JSON object b.
 func decodeEvent(b []byte, ev *event) {
 	*ev = event{}
-	s := jsonscan.NewBytes(b)
-	s.Expect('{')
-	if s.Accept('}') {
-		return
-	}
-	for {
-		key, err := s.Key()
-		if err != nil {
-			return
-		}
-		// The key aliases b unless it has escapes: compare it before
-		// reading on.
-		k := keyOf(key)
-		v, err := s.Raw()
-		if err != nil {
-			return
-		}
-		switch k {
-		case keyName:
+	for key, v := range jsonscan.Members(b) {
+		switch string(key) {
+		case "name":
 			ev.name = rawString(v)
-		case keyCat:
+		case "cat":
 			ev.cat = rawString(v)
-		case keyPh:
+		case "ph":
 			if s := rawString(v); len(s) > 0 {
 				ev.ph = s[0]
 			}
-		case keyTs:
+		case "ts":
 			ev.ts = number(v)
-		case keyDur:
+		case "dur":
 			ev.dur = number(v)
-		case keyPid:
+		case "pid":
 			ev.pid = int64(number(v))
-		case keyTid:
+		case "tid":
 			ev.tid = int64(number(v))
-		case keyID:
+		case "id":
 			ev.id = idValue(v)
-		case keyID2:
+		case "id2":
 			if len(v) > 0 && v[0] == '{' {
 				ev.id = decodeID2(v)
 			}
-		case keyArgs:
+		case "args":
 			if len(v) > 0 && v[0] == '{' {
 				ev.args = v
 			}
 		}
-		if more, _ := s.More('}'); !more {
-			return
-		}
 	}
-}
-
-// eventKey names the members of an event that the parser reads.
-type eventKey int
-
-const (
-	keyOther eventKey = iota
-	keyName
-	keyCat
-	keyPh
-	keyTs
-	keyDur
-	keyPid
-	keyTid
-	keyID
-	keyID2
-	keyArgs
-)
-
-func keyOf(key []byte) eventKey {
-	switch string(key) {
-	case "name":
-		return keyName
-	case "cat":
-		return keyCat
-	case "ph":
-		return keyPh
-	case "ts":
-		return keyTs
-	case "dur":
-		return keyDur
-	case "pid":
-		return keyPid
-	case "tid":
-		return keyTid
-	case "id":
-		return keyID
-	case "id2":
-		return keyID2
-	case "args":
-		return keyArgs
-	}
-	return keyOther
 }
 
 // decodeID2 reads {"local": id} or {"global": id}, returning the last id.
 func decodeID2(b []byte) []byte {
 	var id []byte
-	s := jsonscan.NewBytes(b)
-	s.Object(func([]byte) error {
-		v, err := s.Raw()
+	for _, v := range jsonscan.Members(b) {
 		id = idValue(v)
-		return err
-	})
+	}
 	return id
 }
 

@@ -230,6 +230,28 @@ func TestArrayObject(t *testing.T) {
 	}
 }
 
+func TestMembers(t *testing.T) {
+	var got []string
+	for k, v := range Members([]byte(` { "a" : 1 , "b\"c" :{"x":[1, 2]}, "d":"e" } `)) {
+		got = append(got, string(k)+"="+string(v))
+	}
+	if want := []string{`a=1`, `b\"c={"x":[1, 2]}`, `d="e"`}; !reflect.DeepEqual(got, want) {
+		t.Errorf("Members = %q, want %q", got, want)
+	}
+	for _, bad := range []string{``, `[]`, `{"a":1 "b":2}`, `{"a" 1}`, `{"a":}`, `{1:2}`} {
+		n := 0
+		for range Members([]byte(bad)) {
+			n++
+		}
+		if n > 1 {
+			t.Errorf("Members(%s) went on through malformed input: %d members", bad, n)
+		}
+	}
+	for range Members([]byte(`{"a":1,"b":2}`)) {
+		break // yield's false ends the walk
+	}
+}
+
 // TestKeyAcrossRefill checks that a key survives white space that runs
 // past the buffer before its colon.
 func TestKeyAcrossRefill(t *testing.T) {
@@ -330,6 +352,21 @@ func FuzzScan(f *testing.F) {
 		if json.Unmarshal(data, &want) != nil {
 			return // a number out of float64's range
 		}
+		if m, ok := want.(map[string]any); ok {
+			// Members sees the keys as written, escapes kept.
+			n := 0
+			for k, v := range Members(data) {
+				if key, err := unquoteKey(k); err != nil || !Valid(v) {
+					t.Fatalf("Members(%q) yields %q: %s (%v)", data, k, v, err)
+				} else if _, ok := m[key]; !ok {
+					t.Fatalf("Members(%q) yields key %q, not in %v", data, key, m)
+				}
+				n++
+			}
+			if n < len(m) {
+				t.Fatalf("Members(%q) yields %d members, want at least %d", data, n, len(m))
+			}
+		}
 		for _, s := range []*Scanner{NewBytes(data), NewReader(iotest.OneByteReader(bytes.NewReader(data)))} {
 			got, err := walk(s)
 			if err != nil || !reflect.DeepEqual(got, want) {
@@ -337,6 +374,14 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+// unquoteKey decodes the text between a string's quotes, as Members yields
+// keys.
+func unquoteKey(inner []byte) (string, error) {
+	s := NewBytes(append(append([]byte{'"'}, inner...), '"'))
+	b, err := s.String()
+	return string(b), err
 }
 
 // walk decodes the next value the way json.Unmarshal decodes into an any.
