@@ -425,3 +425,28 @@ func walk(s *Scanner) (any, error) {
 	}
 	return nil, errors.New("not a number: " + string(raw))
 }
+
+// TestPlainEnd checks the eight-bytes-at-a-time scan against a byte loop,
+// for every special byte at every position of a word, beside bytes on
+// either side of the special ones and UTF-8.
+func TestPlainEnd(t *testing.T) {
+	fillers := []byte{' ', '!', '#', '[', ']', 0x7f, 0x80, 0xa2, 0xdc, 0xff, 'a'}
+	specials := []byte{0, 0x01, 0x1f, '"', '\\'}
+	for n := range 20 {
+		for _, f := range fillers {
+			for _, sp := range append(specials, f) {
+				for at := range n {
+					b := bytes.Repeat([]byte{f}, n)
+					b[at] = sp
+					want := at
+					if sp == f {
+						want = n
+					}
+					if got := plainEnd(b, 0); got != want {
+						t.Fatalf("plainEnd(% x) = %d, want %d", b, got, want)
+					}
+				}
+			}
+		}
+	}
+}

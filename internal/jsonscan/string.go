@@ -1,9 +1,34 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
 )
+
+// plainEnd returns the index of the first byte from b[j] on that ends a
+// run of plain string bytes: a quote, a backslash or a control character;
+// len(b) when there is none. It tests eight bytes at a time: a byte of w
+// is below 0x20 (or zero after xor with a quote or backslash) when
+// subtracting one from each byte borrows into its high bit, which was
+// clear; the high bit of a byte of a xor is that of w's, as quote and
+// backslash are ASCII.
+func plainEnd(b []byte, j int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; j+8 <= len(b); j += 8 {
+		w := binary.LittleEndian.Uint64(b[j:])
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		if ((w-ones*0x20)|(quote-ones)|(backslash-ones))&^w&highs != 0 {
+			break
+		}
+	}
+	for ; j < len(b); j++ {
+		if c := b[j]; c < 0x20 || c == '"' || c == '\\' {
+			break
+		}
+	}
+	return j
+}
 
 // String reads a string and returns its text, unescaped. The bytes alias
 // the input when the string has no escapes and lies whole in the buffer,
@@ -17,14 +42,9 @@ func (s *Scanner) String() ([]byte, error) {
 		return nil, s.unexpected("a string")
 	}
 	b := s.buf[s.pos:]
-	for j, c := range b {
-		if c == '"' {
-			s.pos += j + 1
-			return b[:j:j], nil
-		}
-		if c == '\\' || c < 0x20 {
-			break
-		}
+	if j := plainEnd(b, 0); j < len(b) && b[j] == '"' {
+		s.pos += j + 1
+		return b[:j:j], nil
 	}
 	var err error
 	s.scratch, err = s.appendString(s.scratch[:0])
@@ -45,13 +65,7 @@ func (s *Scanner) appendString(dst []byte) ([]byte, error) {
 	for {
 		// Copy the run of plain bytes at once.
 		start := s.pos
-		for s.pos < len(s.buf) {
-			c := s.buf[s.pos]
-			if c == '"' || c == '\\' || c < 0x20 {
-				break
-			}
-			s.pos++
-		}
+		s.pos = plainEnd(s.buf, s.pos)
 		dst = append(dst, s.buf[start:s.pos]...)
 		if s.pos == len(s.buf) {
 			if !s.fill(s.pos) {

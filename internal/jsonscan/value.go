@@ -186,7 +186,10 @@ func skipLiteral(b []byte, i int, lit string) (int, error) {
 
 // skipString returns the index after the string at b[i] == '"'.
 func skipString(b []byte, i int) (int, error) {
-	for j := i + 1; j < len(b); j++ {
+	for j := i + 1; ; j++ {
+		if j = plainEnd(b, j); j >= len(b) {
+			return 0, errShort
+		}
 		switch c := b[j]; {
 		case c == '"':
 			return j + 1, nil
@@ -210,11 +213,10 @@ func skipString(b []byte, i int) (int, error) {
 			default:
 				return 0, syntaxAt(j, fmt.Sprintf("invalid escape \\%c", b[j]))
 			}
-		case c < 0x20:
+		default:
 			return 0, syntaxAt(j, "control character in string")
 		}
 	}
-	return 0, errShort
 }
 
 func isHex(c byte) bool {
@@ -227,29 +229,18 @@ func skipNumber(b []byte, i int, final bool) (int, error) {
 	if b[j] == '-' {
 		j++
 	}
-	// digits consumes a run of digits and fails when there is none.
-	digits := func(leading bool) error {
-		k := j
-		for j < len(b) && b[j] >= '0' && b[j] <= '9' {
-			j++
-		}
-		switch {
-		case j == k && j >= len(b) && !final:
-			return errShort
-		case j == k:
-			return syntaxAt(j, "invalid number")
-		case leading && b[k] == '0' && j-k > 1:
-			return syntaxAt(k+1, "invalid number: leading zero")
-		}
-		return nil
+	start := j
+	if j = digitsEnd(b, j); j == start {
+		return noDigits(b, j, final)
 	}
-	if err := digits(true); err != nil {
-		return 0, err
+	if b[start] == '0' && j-start > 1 {
+		return 0, syntaxAt(start+1, "invalid number: leading zero")
 	}
 	if j < len(b) && b[j] == '.' {
 		j++
-		if err := digits(false); err != nil {
-			return 0, err
+		start = j
+		if j = digitsEnd(b, j); j == start {
+			return noDigits(b, j, final)
 		}
 	}
 	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
@@ -257,14 +248,31 @@ func skipNumber(b []byte, i int, final bool) (int, error) {
 		if j < len(b) && (b[j] == '+' || b[j] == '-') {
 			j++
 		}
-		if err := digits(false); err != nil {
-			return 0, err
+		start = j
+		if j = digitsEnd(b, j); j == start {
+			return noDigits(b, j, final)
 		}
 	}
 	if j >= len(b) && !final {
 		return 0, errShort // the number may go on in the next read
 	}
 	return j, nil
+}
+
+// digitsEnd returns the index after the run of digits at b[j].
+func digitsEnd(b []byte, j int) int {
+	for j < len(b) && b[j]-'0' < 10 {
+		j++
+	}
+	return j
+}
+
+// noDigits is skipNumber's error where digits are due at b[j].
+func noDigits(b []byte, j int, final bool) (int, error) {
+	if j >= len(b) && !final {
+		return 0, errShort
+	}
+	return 0, syntaxAt(j, "invalid number")
 }
 
 // Members yields the key (the bytes between its quotes, escapes kept) and
