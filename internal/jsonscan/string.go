@@ -8,13 +8,19 @@ import (
 
 // plainEnd returns the index of the first byte from b[j] on that ends a
 // run of plain string bytes: a quote, a backslash or a control character;
-// len(b) when there is none. It tests eight bytes at a time: a byte of w
-// is below 0x20 (or zero after xor with a quote or backslash) when
-// subtracting one from each byte borrows into its high bit, which was
-// clear; the high bit of a byte of a xor is that of w's, as quote and
-// backslash are ASCII.
+// len(b) when there is none. Past the first eight bytes it tests eight
+// bytes at a time: a byte of w is below 0x20 (or zero after xor with a
+// quote or backslash) when subtracting one from each byte borrows into its
+// high bit, which was clear; the high bit of a byte of a xor is that of
+// w's, as quote and backslash are ASCII.
 func plainEnd(b []byte, j int) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// Most strings are short: look at their first bytes one by one.
+	for end := min(j+8, len(b)); j < end; j++ {
+		if c := b[j]; c < 0x20 || c == '"' || c == '\\' {
+			return j
+		}
+	}
 	for ; j+8 <= len(b); j += 8 {
 		w := binary.LittleEndian.Uint64(b[j:])
 		quote, backslash := w^(ones*'"'), w^(ones*'\\')
