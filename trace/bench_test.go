@@ -169,3 +169,20 @@ func BenchmarkParseRecorded(b *testing.B) {
 		_ = tr.Analyze().Summary()
 	}
 }
+
+// BenchmarkScan50MB reads the events of the synthesized 50 MB trace
+// without building the model: the JSON scanning alone.
+func BenchmarkScan50MB(b *testing.B) {
+	bigOnce.Do(func() { bigTrace, bigErr = synthesize(50 << 20) })
+	if bigErr != nil {
+		b.Fatal(bigErr)
+	}
+	b.SetBytes(int64(len(bigTrace)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		if err := scan(bytes.NewReader(bigTrace), func(*event) { n++ }); err != nil || n == 0 {
+			b.Fatalf("%d events, %v", n, err)
+		}
+	}
+}

@@ -1,9 +1,9 @@
 package trace
 
 import (
-	"fmt"
 	"io"
-	"strconv"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/jsonscan"
 )
 
 // event is one trace event while it is parsed. Its byte slices alias the
@@ -38,116 +38,65 @@ func scan(r io.Reader, fn func(*event)) error {
 	if err != nil {
 		return err
 	}
-	switch s.next() {
+	return scanError(s, scanTrace(s, fn))
+}
+
+// scanTrace reads the whole trace: an object with a traceEvents array or
+// a bare array of events.
+func scanTrace(s *jsonscan.Scanner, fn func(*event)) error {
+	switch s.Peek() {
 	case '[':
 		if err := scanEvents(s, fn); err != nil {
 			return err
 		}
 	case '{':
-		s.pos++
 		if err := scanObject(s, fn); err != nil {
 			return err
 		}
-	case 0:
-		return s.syntax(s.pos, "empty input; want a JSON trace")
 	default:
-		return s.syntax(s.pos, "a trace starts with '{' or '['")
+		if s.End() {
+			return s.Errorf("empty input; want a JSON trace")
+		}
+		return s.Errorf("a trace starts with '{' or '['")
 	}
-	if s.next() != 0 {
-		return s.syntax(s.pos, "data after the trace")
+	if !s.End() {
+		return s.Errorf("data after the trace")
 	}
-	if s.err != nil {
-		return fmt.Errorf("trace: read: %w", s.err)
-	}
-	return nil
+	return s.Err()
 }
 
-// scanObject reads the members of the top-level object (after its '{'),
-// streaming the traceEvents array and skipping the rest.
-func scanObject(s *scanner, fn func(*event)) error {
-	if s.next() == '}' {
-		s.pos++
-		return nil
-	}
-	for {
-		key, err := s.stringValue()
-		if err != nil {
-			return err
+// scanObject reads the top-level object, streaming the traceEvents array
+// and skipping the rest.
+func scanObject(s *jsonscan.Scanner, fn func(*event)) error {
+	return s.Object(func(key []byte) error {
+		if string(key) == "traceEvents" && s.Peek() == '[' {
+			return scanEvents(s, fn)
 		}
-		if err := s.expect(':', "':'"); err != nil {
-			return err
-		}
-		if key == "traceEvents" && s.next() == '[' {
-			if err := scanEvents(s, fn); err != nil {
-				return err
-			}
-		} else if _, err := s.value(); err != nil {
-			return err
-		}
-		switch s.next() {
-		case ',':
-			s.pos++
-		case '}':
-			s.pos++
-			return nil
-		default:
-			return s.syntax(s.pos, "expected ',' or '}'")
-		}
-	}
+		return s.Skip()
+	})
 }
 
-// scanEvents reads an array of events (at its '[').
-func scanEvents(s *scanner, fn func(*event)) error {
-	s.pos++
-	if s.next() == ']' {
-		s.pos++
-		return nil
-	}
+// scanEvents reads an array of events.
+func scanEvents(s *jsonscan.Scanner, fn func(*event)) error {
 	var ev event
-	for {
-		v, err := s.value()
+	return s.Array(func(int) error {
+		if s.Peek() != '{' {
+			return s.Errorf("a trace event must be an object")
+		}
+		v, err := s.Raw()
 		if err != nil {
 			return err
-		}
-		if v[0] != '{' {
-			return s.syntax(s.pos-len(v), "a trace event must be an object")
 		}
 		decodeEvent(v, &ev)
 		fn(&ev)
-		switch s.next() {
-		case ',':
-			s.pos++
-		case ']':
-			s.pos++
-			return nil
-		default:
-			return s.syntax(s.pos, "expected ',' or ']' after a trace event")
-		}
-	}
+		return nil
+	})
 }
 
-// decodeEvent fills ev from the well-formed JSON object b.
+// decodeEvent fills ev from the JSON object b.
 func decodeEvent(b []byte, ev *event) {
 	*ev = event{}
-	i := 1
-	for {
-		i = skipWS(b, i)
-		if i >= len(b) || b[i] == '}' {
-			return
-		}
-		if b[i] == ',' {
-			i = skipWS(b, i+1)
-		}
-		kend, _ := skipString(b, i)
-		key := b[i+1 : kend-1]
-		i = skipWS(b, kend) + 1 // past ':'
-		i = skipWS(b, i)
-		end, err := skipValue(b, i)
-		if err != nil {
-			return
-		}
-		v := b[i:end]
-		i = end
+	for key, v := range jsonscan.Members(b) {
 		switch string(key) {
 		case "name":
 			ev.name = rawString(v)
@@ -169,9 +118,7 @@ func decodeEvent(b []byte, ev *event) {
 			ev.id = idValue(v)
 		case "id2":
 			if len(v) > 0 && v[0] == '{' {
-				var inner event
-				decodeID2(v, &inner)
-				ev.id = inner.id
+				ev.id = decodeID2(v)
 			}
 		case "args":
 			if len(v) > 0 && v[0] == '{' {
@@ -181,26 +128,13 @@ func decodeEvent(b []byte, ev *event) {
 	}
 }
 
-// decodeID2 reads {"local": id} or {"global": id}.
-func decodeID2(b []byte, ev *event) {
-	i := 1
-	for {
-		i = skipWS(b, i)
-		if i >= len(b) || b[i] == '}' {
-			return
-		}
-		if b[i] == ',' {
-			i = skipWS(b, i+1)
-		}
-		kend, _ := skipString(b, i)
-		i = skipWS(b, skipWS(b, kend)+1)
-		end, err := skipValue(b, i)
-		if err != nil {
-			return
-		}
-		ev.id = idValue(b[i:end])
-		i = end
+// decodeID2 reads {"local": id} or {"global": id}, returning the last id.
+func decodeID2(b []byte) []byte {
+	var id []byte
+	for _, v := range jsonscan.Members(b) {
+		id = idValue(v)
 	}
+	return id
 }
 
 // rawString returns the bytes inside a string literal (escapes kept), or
@@ -225,24 +159,8 @@ func idValue(v []byte) []byte {
 
 // number parses a JSON number, 0 when v is not one.
 func number(v []byte) float64 {
-	var n int64
-	neg := false
-	for k, c := range v {
-		switch {
-		case c >= '0' && c <= '9' && n < 1e17:
-			n = n*10 + int64(c-'0')
-		case c == '-' && k == 0:
-			neg = true
-		default:
-			f, err := strconv.ParseFloat(string(v), 64)
-			if err != nil {
-				return 0
-			}
-			return f
-		}
+	if f, ok := jsonscan.Number(v); ok {
+		return f
 	}
-	if neg {
-		n = -n
-	}
-	return float64(n)
+	return 0
 }

@@ -299,13 +299,7 @@ func (p *Page) quietDOM(ctx context.Context, slowdown float64) <-chan error {
 	go func() {
 		ctx, cancel := context.WithTimeout(ctx, limit+time.Second)
 		defer cancel()
-		_, err := p.Evaluate(ctx, fmt.Sprintf(`new Promise(resolve => {
-  const done = () => { obs.disconnect(); clearTimeout(cap); resolve(); };
-  let quiet = setTimeout(done, %d);
-  const cap = setTimeout(done, %d);
-  const obs = new MutationObserver(() => { clearTimeout(quiet); quiet = setTimeout(done, %d); });
-  obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
-})`, quiet.Milliseconds(), limit.Milliseconds(), quiet.Milliseconds()))
+		_, err := p.Evaluate(ctx, fmt.Sprintf("(%s)(%d, %d)", quietDOMJS, quiet.Milliseconds(), limit.Milliseconds()))
 		errc <- err
 	}()
 	return errc

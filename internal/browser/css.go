@@ -56,16 +56,6 @@ type Declaration struct {
 // keyProperties are computed values shown whatever the rules set.
 var keyProperties = []string{"display", "visibility", "opacity", "position", "width", "height", "color", "background-color", "font-family", "font-size"}
 
-// ancestorsJS describes the element and its ancestors in the flat tree
-// (through shadow roots and slots), nearest first.
-const ancestorsJS = `function() {
-  const desc = e => e.localName + (e.id ? '#' + e.id : '') + [...e.classList].map(c => '.' + c).join('');
-  const parent = e => e.assignedSlot || e.parentElement || (e.parentNode && e.parentNode.host) || null;
-  const up = [];
-  for (let n = parent(this); n; n = parent(n)) up.push(desc(n));
-  return {self: desc(this), ancestors: up};
-}`
-
 // Styles reads the CSS rules matching e and its computed style through the
 // CSS domain, which is enabled for the call only.
 func (p *Page) Styles(ctx context.Context, e *Element) (*Styles, error) {

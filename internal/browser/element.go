@@ -44,41 +44,6 @@ func (e *Element) callString(ctx context.Context, fn string, args ...cdp.CallArg
 	return s, nil
 }
 
-// describeJS names an element the way an agent can recognize it:
-// tag, id or first class, and the start of its text.
-const describeJS = `function describe(n) {
-  if (!n || n.nodeType !== 1) return 'nothing';
-  let d = '<' + n.localName + (n.id ? '#' + n.id : (n.classList[0] ? '.' + n.classList[0] : '')) + '>';
-  const t = (n.innerText || n.getAttribute('aria-label') || '').trim().replace(/\s+/g, ' ');
-  return t ? d + ' "' + t.slice(0, 40) + '"' : d;
-}`
-
-// hitTestJS returns "" when a click at the element's centre reaches it (or
-// its label), else a description of the element that would get the click.
-const hitTestJS = `function(x, y) {
-  ` + describeJS + `
-  const root = this.getRootNode();
-  const hit = (root.elementFromPoint ? root : this.ownerDocument).elementFromPoint(x, y);
-  for (let n = hit; n; n = n.parentNode || n.host) if (n === this) return '';
-  if (hit && hit.closest && hit.closest('label') && hit.closest('label').control === this) return '';
-  return describe(hit);
-}`
-
-// visibleCenterJS scrolls the element into view and returns the centre of
-// its part inside the viewport, in the frame's CSS pixels, or null.
-const visibleCenterJS = `function() {
-  const v = this.ownerDocument.defaultView;
-  let r = this.getBoundingClientRect();
-  if (r.top < 0 || r.left < 0 || r.bottom > v.innerHeight || r.right > v.innerWidth) {
-    this.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
-    r = this.getBoundingClientRect();
-  }
-  const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
-  const right = Math.min(r.right, v.innerWidth), bottom = Math.min(r.bottom, v.innerHeight);
-  if (right <= left || bottom <= top) return null;
-  return {x: (left + right) / 2, y: (top + bottom) / 2};
-}`
-
 // point returns where to click the element in the page's viewport. It
 // scrolls the element into view, and fails when another element covers it.
 func (p *Page) point(ctx context.Context, e *Element) (x, y float64, err error) {
@@ -103,46 +68,10 @@ func (p *Page) point(ctx context.Context, e *Element) (x, y float64, err error) 
 	return local.X + ox, local.Y + oy, err
 }
 
-// scrollFrameJS scrolls the <iframe> element fe into view in its frame
-// (the element to click may sit in a part of the iframe that its parent
-// has scrolled away). When that moved it, it waits for the frame to be
-// drawn (at most 100 ms, for a tab in the background): the browser sends
-// clicks into a cross-process iframe by where it was last drawn.
-const scrollFrameJS = `async function scrollFrame(fe) {
-  const before = fe.getBoundingClientRect();
-  fe.scrollIntoView({block: 'nearest', inline: 'nearest', behavior: 'instant'});
-  const after = fe.getBoundingClientRect();
-  if (after.top !== before.top || after.left !== before.left) {
-    const w = fe.ownerDocument.defaultView;
-    await new Promise(done => { w.requestAnimationFrame(() => w.requestAnimationFrame(done)); setTimeout(done, 100); });
-  }
-}`
-
-// frameOffsetJS scrolls this <iframe> element into view in its own frame
-// and returns its content-box origin there.
-const frameOffsetJS = `async function() {
-  ` + scrollFrameJS + `
-  await scrollFrame(this);
-  const r = this.getBoundingClientRect(), s = getComputedStyle(this);
-  return {x: r.left + this.clientLeft + parseFloat(s.paddingLeft), y: r.top + this.clientTop + parseFloat(s.paddingTop)};
-}`
-
 // frameOffset sums the offsets of the frames between e's document and the
 // page's viewport.
 func (p *Page) frameOffset(ctx context.Context, e *Element) (x, y float64, err error) {
-	v, err := e.call(ctx, `async function() {
-  `+scrollFrameJS+`
-  const out = [];
-  for (let w = this.ownerDocument.defaultView; w !== w.top; w = w.parent) {
-    let fe = null;
-    try { fe = w.frameElement; } catch (_) {}
-    if (!fe) return {x: 0, y: 0, crossOrigin: true};
-    await scrollFrame(fe);
-    const r = fe.getBoundingClientRect(), s = getComputedStyle(fe);
-    out.push({x: r.left + fe.clientLeft + parseFloat(s.paddingLeft), y: r.top + fe.clientTop + parseFloat(s.paddingTop)});
-  }
-  return {x: out.reduce((a, f) => a + f.x, 0), y: out.reduce((a, f) => a + f.y, 0), crossOrigin: false};
-}`)
+	v, err := e.call(ctx, frameOffsetsJS)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -193,7 +122,7 @@ func resolve(ctx context.Context, s *cdp.Session, backendID int, uid string) (*E
 		return nil, gone
 	}
 	el, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
-		FunctionDeclaration: `function() { return !this.isConnected ? null : this.nodeType === 1 ? this : this.parentElement; }`,
+		FunctionDeclaration: elementOfNodeJS,
 		ObjectID:            res.Object.ObjectID,
 	})
 	if err != nil || el.Result.ObjectID == "" {

@@ -276,17 +276,6 @@ func orEmpty(h map[string]string) map[string]string {
 	return h
 }
 
-// waitSizeJS resolves with the page's inner size once it is the width and
-// height filled in for the %ds, or after a second without getting there.
-const waitSizeJS = `new Promise(resolve => {
-  const size = () => [innerWidth, innerHeight];
-  const done = () => { removeEventListener('resize', check); resolve(size()); };
-  const check = () => { if (innerWidth === %d && innerHeight === %d) done(); };
-  addEventListener('resize', check);
-  setTimeout(done, 1000);
-  check();
-})`
-
 // Resize sizes the page's window so that the page's viewport is width ×
 // height CSS pixels, and returns the size the viewport got. The window
 // leaves the maximized, minimized or fullscreen state for that.
@@ -342,7 +331,7 @@ func (p *Page) Resize(ctx context.Context, width, height int) (gotWidth, gotHeig
 func (p *Page) innerSize(ctx context.Context, width, height int) (int, int, error) {
 	expr := "[innerWidth, innerHeight]"
 	if width > 0 {
-		expr = fmt.Sprintf(waitSizeJS, width, height)
+		expr = fmt.Sprintf("(%s)(%d, %d)", waitSizeJS, width, height)
 	}
 	v, err := p.Evaluate(ctx, expr)
 	if err != nil {

@@ -139,23 +139,6 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 	return p.mouse(ctx, cdp.MouseEvent{Type: "mouseReleased", X: tx, Y: ty, Button: "left", ClickCount: 1})
 }
 
-// fillKindJS tells how the element takes a value.
-const fillKindJS = `function() {
-  const t = this.localName, type = (this.type || '').toLowerCase();
-  if (t === 'select') return 'select';
-  if (t === 'textarea') return 'text';
-  if (t === 'input') {
-    if (type === 'checkbox' || type === 'radio') return type;
-    if (type === 'file') return 'file';
-    if (['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range'].includes(type)) return 'value';
-    if (['button', 'submit', 'reset', 'image', 'hidden'].includes(type)) return 'none:<input type=' + type + '>';
-    return 'text';
-  }
-  if (this.isContentEditable) return 'editable';
-  if (this.getAttribute('role') === 'checkbox' || this.getAttribute('role') === 'switch') return 'ariacheck';
-  return 'none:<' + t + '>';
-}`
-
 // Fill sets the element's value the way a user would: typing into text
 // fields (input and change events fire), picking an option of a select by
 // label or value, ticking checkboxes and radios ("true"/"false").
@@ -166,16 +149,7 @@ func (p *Page) Fill(ctx context.Context, e *Element, value string) error {
 	}
 	switch {
 	case kind == "select":
-		msg, err := e.callString(ctx, `function(v) {
-  const opts = Array.from(this.options);
-  const o = opts.find(o => o.value === v) || opts.find(o => o.label.trim() === v.trim()) || opts.find(o => o.text.trim().toLowerCase() === v.trim().toLowerCase());
-  if (!o) return 'no option "' + v + '"; the options are: ' + opts.map(o => JSON.stringify(o.label.trim())).join(', ');
-  this.focus();
-  o.selected = true;
-  this.dispatchEvent(new Event('input', {bubbles: true}));
-  this.dispatchEvent(new Event('change', {bubbles: true}));
-  return '';
-}`, cdp.CallArgument{Value: value})
+		msg, err := e.callString(ctx, selectOptionJS, cdp.CallArgument{Value: value})
 		if err == nil && msg != "" {
 			err = fmt.Errorf("uid=%s: %s", e.UID, msg)
 		}
@@ -185,7 +159,7 @@ func (p *Page) Fill(ctx context.Context, e *Element, value string) error {
 		if !ok {
 			return fmt.Errorf("uid=%s is a %s: fill it with \"true\" or \"false\", not %q", e.UID, kind, value)
 		}
-		v, err := e.call(ctx, `function() { return this.localName === 'input' ? this.checked : this.getAttribute('aria-checked') === 'true'; }`)
+		v, err := e.call(ctx, isCheckedJS)
 		if err != nil {
 			return err
 		}
@@ -197,15 +171,7 @@ func (p *Page) Fill(ctx context.Context, e *Element, value string) error {
 		}
 		return p.Click(ctx, e, false)
 	case kind == "value":
-		msg, err := e.callString(ctx, `function(v) {
-  const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
-  this.focus();
-  set.call(this, v);
-  if (this.value !== v && !(this.type === 'range' && v !== '')) return 'the ' + this.type + ' input rejected ' + JSON.stringify(v) + (this.type === 'date' ? '; use the form YYYY-MM-DD' : this.type === 'time' ? '; use the form HH:MM' : this.type === 'color' ? '; use the form #rrggbb' : '');
-  this.dispatchEvent(new Event('input', {bubbles: true}));
-  this.dispatchEvent(new Event('change', {bubbles: true}));
-  return '';
-}`, cdp.CallArgument{Value: value})
+		msg, err := e.callString(ctx, setValueJS, cdp.CallArgument{Value: value})
 		if err == nil && msg != "" {
 			err = fmt.Errorf("uid=%s: %s", e.UID, msg)
 		}
@@ -222,15 +188,7 @@ func (p *Page) Fill(ctx context.Context, e *Element, value string) error {
 // typeInto focuses a text field, selects what it holds and replaces it
 // with text, as typing would: beforeinput and input fire, then change.
 func (p *Page) typeInto(ctx context.Context, e *Element, text string) error {
-	if _, err := e.call(ctx, `function() {
-  this.focus();
-  if (this.select) { this.select(); return; }
-  const r = document.createRange();
-  r.selectNodeContents(this);
-  const sel = this.ownerDocument.getSelection();
-  sel.removeAllRanges();
-  sel.addRange(r);
-}`); err != nil {
+	if _, err := e.call(ctx, selectContentsJS); err != nil {
 		return err
 	}
 	if text == "" {
@@ -240,7 +198,7 @@ func (p *Page) typeInto(ctx context.Context, e *Element, text string) error {
 	} else if err := p.insertText(ctx, text); err != nil {
 		return err
 	}
-	_, err := e.call(ctx, `function() { if (this.localName !== 'div') this.dispatchEvent(new Event('change', {bubbles: true})); }`)
+	_, err := e.call(ctx, fireChangeJS)
 	return err
 }
 

@@ -1,193 +1,126 @@
 package browser
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/jsonscan"
 )
 
 // axNodes turns pagewalk.js's compact rows, [ref, role, name, value,
 // [prop, value, ...], [child refs]], into AX nodes whose ids and backend
 // DOM node ids are the refs. A big page has tens of thousands of rows, so
-// they are scanned by hand: values stay raw JSON slices of data (which is
-// what AXValue holds), and the nodes' values share a few allocations.
+// they are scanned token by token: values stay raw JSON slices of data
+// (which is what AXValue holds), and the nodes' values share a few
+// allocations.
 func axNodes(data []byte) ([]cdp.AXNode, error) {
-	sc := &rowScanner{data: data}
-	var nodes []cdp.AXNode
-	var values []cdp.AXValue // backing store for the nodes' *AXValue
-	value := func(typ string, raw []byte) *cdp.AXValue {
-		if len(values) == cap(values) {
-			values = make([]cdp.AXValue, 0, 1024)
-		}
-		values = append(values, cdp.AXValue{Type: typ, Value: raw})
-		return &values[len(values)-1]
+	s := jsonscan.NewBytes(data)
+	r := rowReader{s: s}
+	err := s.Array(r.row)
+	if err == nil && !s.End() {
+		err = s.Errorf("text after the nodes")
 	}
-	err := sc.list(func() error {
-		var n cdp.AXNode
-		err := sc.list(func() error {
-			switch sc.item {
-			case 0:
-				ref, err := sc.int()
-				n.BackendDOMNodeID, n.NodeID = ref, strconv.Itoa(ref)
-				return err
-			case 1, 2, 3:
-				raw, err := sc.scalar()
-				if err != nil || string(raw) == `""` {
-					return err
-				}
-				switch sc.item {
-				case 1:
-					n.Role = value("role", raw)
-				case 2:
-					n.Name = value("computedString", raw)
-				default:
-					n.Value = value("string", raw)
-				}
-				return nil
-			case 4:
-				var name []byte
-				return sc.list(func() error {
-					raw, err := sc.scalar()
-					if err != nil || sc.item%2 == 0 {
-						name = raw
-						return err
-					}
-					key, err := unquote(name)
-					if err != nil {
-						return err
-					}
-					if key == "description" {
-						n.Description = value("computedString", raw)
-					} else {
-						n.Properties = append(n.Properties, cdp.AXProperty{Name: key, Value: cdp.AXValue{Value: raw}})
-					}
-					return nil
-				})
-			case 5:
-				return sc.list(func() error {
-					ref, err := sc.int()
-					n.ChildIDs = append(n.ChildIDs, strconv.Itoa(ref))
-					return err
-				})
-			}
-			return errors.New("more than 6 fields")
-		})
-		if err == nil && n.Role == nil {
-			err = errors.New("no role")
-		}
-		if err != nil {
-			return fmt.Errorf("node %d: %w", len(nodes), err)
-		}
-		nodes = append(nodes, n)
-		return nil
-	})
-	if err == nil {
-		if sc.space(); sc.i != len(data) {
-			err = fmt.Errorf("text after the nodes at byte %d", sc.i)
-		}
-	}
-	return nodes, err
+	return r.nodes, err
 }
 
-// rowScanner reads the JSON of pagewalk.js's rows.
-type rowScanner struct {
-	data []byte
-	i    int
-	item int // index of the element being read in the innermost list
+// rowReader collects the nodes of the rows a scanner reads.
+type rowReader struct {
+	s      *jsonscan.Scanner
+	nodes  []cdp.AXNode
+	values []cdp.AXValue // backing store for the nodes' *AXValue
+	n      cdp.AXNode    // the node being read
 }
 
-func (sc *rowScanner) space() {
-	for sc.i < len(sc.data) && (sc.data[sc.i] == ' ' || sc.data[sc.i] == '\n' || sc.data[sc.i] == '\t' || sc.data[sc.i] == '\r') {
-		sc.i++
+// value returns a *AXValue from the shared backing store.
+func (r *rowReader) value(typ string, raw []byte) *cdp.AXValue {
+	if len(r.values) == cap(r.values) {
+		r.values = make([]cdp.AXValue, 0, 1024)
 	}
+	r.values = append(r.values, cdp.AXValue{Type: typ, Value: raw})
+	return &r.values[len(r.values)-1]
 }
 
-// list reads a JSON array, calling each for every element with sc.item
-// set to its index.
-func (sc *rowScanner) list(each func() error) error {
-	if sc.space(); sc.i >= len(sc.data) || sc.data[sc.i] != '[' {
-		return fmt.Errorf("want an array at byte %d", sc.i)
+// row reads one row into a node.
+func (r *rowReader) row(int) error {
+	r.n = cdp.AXNode{}
+	err := r.s.Array(r.field)
+	if err == nil && r.n.Role == nil {
+		err = errors.New("no role")
 	}
-	sc.i++
-	outer := sc.item
-	defer func() { sc.item = outer }()
-	for k := 0; ; k++ {
-		if sc.space(); sc.i < len(sc.data) && sc.data[sc.i] == ']' && k == 0 {
-			sc.i++
-			return nil
-		}
-		sc.item = k
-		if err := each(); err != nil {
+	if err != nil {
+		return fmt.Errorf("node %d: %w", len(r.nodes), err)
+	}
+	r.nodes = append(r.nodes, r.n)
+	return nil
+}
+
+// field reads element i of a row.
+func (r *rowReader) field(i int) error {
+	n, s := &r.n, r.s
+	switch i {
+	case 0:
+		ref, err := r.ref()
+		n.BackendDOMNodeID, n.NodeID = ref, strconv.Itoa(ref)
+		return err
+	case 1, 2, 3:
+		raw, err := r.scalar()
+		if err != nil || string(raw) == `""` {
 			return err
 		}
-		sc.space()
-		if sc.i >= len(sc.data) {
-			return errors.New("unterminated array")
-		}
-		switch sc.data[sc.i] {
-		case ',':
-			sc.i++
-		case ']':
-			sc.i++
-			return nil
+		switch i {
+		case 1:
+			n.Role = r.value("role", raw)
+		case 2:
+			n.Name = r.value("computedString", raw)
 		default:
-			return fmt.Errorf("want , or ] at byte %d", sc.i)
+			n.Value = r.value("string", raw)
 		}
+		return nil
+	case 4:
+		var key string
+		return s.Array(func(k int) error {
+			if k%2 == 0 {
+				name, err := s.String()
+				key = string(name)
+				return err
+			}
+			raw, err := r.scalar()
+			if err != nil {
+				return err
+			}
+			if key == "description" {
+				n.Description = r.value("computedString", raw)
+			} else {
+				n.Properties = append(n.Properties, cdp.AXProperty{Name: key, Value: cdp.AXValue{Value: raw}})
+			}
+			return nil
+		})
+	case 5:
+		return s.Array(func(int) error {
+			ref, err := r.ref()
+			n.ChildIDs = append(n.ChildIDs, strconv.Itoa(ref))
+			return err
+		})
 	}
+	return errors.New("more than 6 fields")
 }
 
 // scalar returns the raw JSON of a string, number, true, false or null.
-func (sc *rowScanner) scalar() ([]byte, error) {
-	sc.space()
-	start := sc.i
-	if sc.i < len(sc.data) && sc.data[sc.i] == '"' {
-		for sc.i++; sc.i < len(sc.data); sc.i++ {
-			switch sc.data[sc.i] {
-			case '\\':
-				sc.i++
-			case '"':
-				sc.i++
-				return sc.data[start:sc.i], nil
-			}
-		}
-		return nil, errors.New("unterminated string")
+func (r *rowReader) scalar() ([]byte, error) {
+	if c := r.s.Peek(); c == '[' || c == '{' {
+		return nil, r.s.Errorf("found %q, want a string, number, true, false or null", c)
 	}
-	for sc.i < len(sc.data) && strings.IndexByte("+-.0123456789eEtruefalsn", sc.data[sc.i]) >= 0 {
-		sc.i++
-	}
-	raw := sc.data[start:sc.i]
-	if !json.Valid(raw) {
-		return nil, fmt.Errorf("bad value at byte %d", start)
-	}
-	return raw, nil
+	return r.s.Raw()
 }
 
-// int reads a non-negative integer.
-func (sc *rowScanner) int() (int, error) {
-	raw, err := sc.scalar()
-	if err != nil {
-		return 0, err
+// ref reads a node's reference, a non-negative integer.
+func (r *rowReader) ref() (int, error) {
+	at := r.s.Offset()
+	v, err := r.s.Int()
+	if err == nil && (v < 0 || v > 1<<31-1) {
+		err = fmt.Errorf("bad reference %d at byte %d", v, at)
 	}
-	n, err := strconv.Atoi(string(raw))
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("bad reference %s", raw)
-	}
-	return n, nil
-}
-
-// unquote decodes a JSON string, without the decoder when it has no escapes.
-func unquote(raw []byte) (string, error) {
-	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw[1 : len(raw)-1]), nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("bad property name %s", raw)
-	}
-	return s, nil
+	return int(v), err
 }

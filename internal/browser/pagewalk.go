@@ -84,7 +84,7 @@ func scriptRef(ctx context.Context, s *cdp.Session, ec, backendID int) (int, err
 		return 0, fmt.Errorf("find node %d: %w", backendID, err)
 	}
 	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
-		FunctionDeclaration: `function() { const r = globalThis.__devtoolsMcp; return r && r.scripted ? r.ref(this) : 0; }`,
+		FunctionDeclaration: pagewalkRefJS,
 		ObjectID:            obj.Object.ObjectID,
 		ReturnByValue:       true,
 	})
@@ -108,7 +108,7 @@ func (p *Page) keyer(ctx context.Context, s *cdp.Session) func(backendID int) sn
 		return byBackend
 	}
 	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
-		FunctionDeclaration: `function() { return !!globalThis.__devtoolsMcp?.scripted; }`,
+		FunctionDeclaration: pagewalkScriptedJS,
 		ExecutionContextID:  ec,
 		ReturnByValue:       true,
 	})
@@ -132,7 +132,7 @@ func backendOf(ctx context.Context, s *cdp.Session, key snapshot.Key, uid string
 		return 0, gone
 	}
 	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
-		FunctionDeclaration: `function(ref) { const n = globalThis.__devtoolsMcp?.byRef.get(ref)?.deref(); return n && n.isConnected ? n : null; }`,
+		FunctionDeclaration: pagewalkNodeJS,
 		ExecutionContextID:  ec,
 		Arguments:           []cdp.CallArgument{{Value: key.BackendNodeID}},
 	})

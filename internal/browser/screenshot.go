@@ -24,14 +24,6 @@ type ScreenshotOptions struct {
 	MaxWidth, MaxHeight int
 }
 
-// pageBoxJS measures the top document: its scroll position, viewport,
-// scrollable size and device pixel ratio.
-const pageBoxJS = `JSON.stringify({
-  scrollX, scrollY, innerWidth, innerHeight, dpr: devicePixelRatio,
-  width: Math.max(document.documentElement.scrollWidth, document.body ? document.body.scrollWidth : 0),
-  height: Math.max(document.documentElement.scrollHeight, document.body ? document.body.scrollHeight : 0),
-})`
-
 // pageBox is what pageBoxJS returns.
 type pageBox struct {
 	ScrollX, ScrollY        float64
@@ -98,14 +90,6 @@ func (p *Page) measure(ctx context.Context) (pageBox, error) {
 	box.DPR = max(box.DPR, 1e-3)
 	return box, nil
 }
-
-// elementRectJS scrolls the element into view when it is not, and returns
-// its border box in its frame's viewport.
-const elementRectJS = `function() {
-  this.scrollIntoView({block: 'nearest', inline: 'nearest'});
-  const r = this.getBoundingClientRect();
-  return {x: r.left, y: r.top, width: r.width, height: r.height};
-}`
 
 // elementRect returns e's border box in the top viewport's CSS pixels,
 // after scrolling it into view.

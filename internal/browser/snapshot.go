@@ -154,7 +154,7 @@ func ownerFrame(ctx context.Context, s *cdp.Session, id string) string {
 	// The <iframe> element of the document the owner is in, if that is
 	// not the main frame's.
 	host, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
-		FunctionDeclaration: `function() { return this.ownerDocument.defaultView?.frameElement ?? null; }`,
+		FunctionDeclaration: frameElementJS,
 		ObjectID:            el.Object.ObjectID,
 	})
 	if err != nil || host.Result.ObjectID == "" {

@@ -216,7 +216,7 @@ func (p *Page) loadSourceMap(ctx context.Context, scriptURL string) *SourceMap {
 // fetchText loads a URL from inside the page (its cookies and origin).
 func (p *Page) fetchText(ctx context.Context, u string) (string, error) {
 	q, _ := json.Marshal(u)
-	v, err := p.Evaluate(ctx, fmt.Sprintf("fetch(%s).then(r => r.ok ? r.text() : Promise.reject(new Error(r.status)))", q))
+	v, err := p.Evaluate(ctx, fmt.Sprintf("(%s)(%s)", fetchTextJS, q))
 	if err != nil {
 		return "", err
 	}

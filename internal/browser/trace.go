@@ -157,16 +157,7 @@ func readStream(ctx context.Context, s *cdp.Session, handle string, w io.Writer)
 // loaded, no long task, layout shift, largest-paint candidate or input
 // event (as the page's PerformanceObserver sees them), at most limit.
 func (p *Page) WaitSettled(ctx context.Context, quiet, limit time.Duration) error {
-	_, err := p.Evaluate(ctx, fmt.Sprintf(`new Promise(resolve => {
-  let timer;
-  const types = ['resource', 'longtask', 'layout-shift', 'largest-contentful-paint', 'event'];
-  const done = () => { obs.disconnect(); clearTimeout(timer); clearTimeout(cap); resolve(); };
-  const bump = () => { clearTimeout(timer); timer = setTimeout(done, %d); };
-  const obs = new PerformanceObserver(bump);
-  for (const type of types) { try { obs.observe({type}); } catch {} }
-  const cap = setTimeout(done, %d);
-  bump();
-})`, quiet.Milliseconds(), limit.Milliseconds()))
+	_, err := p.Evaluate(ctx, fmt.Sprintf("(%s)(%d, %d)", waitSettledJS, quiet.Milliseconds(), limit.Milliseconds()))
 	if err != nil && !isContextLost(err) {
 		return fmt.Errorf("wait for the page to settle: %w", err)
 	}

@@ -10,7 +10,7 @@ import (
 // error or load it, and then every query must run without panicking and
 // the retained sizes must add up.
 //
-//	go test -fuzz FuzzRead -fuzztime 1m ./heapsnapshot/
+//	go test -fuzz FuzzRead -fuzztime 1m ./internal/heapsnapshot/
 func FuzzRead(f *testing.F) {
 	const pair = " / part of key (k @5) -> value (v @7) pair in WeakMap (table @3)"
 	seeds := []tgraph{

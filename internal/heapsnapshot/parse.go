@@ -11,7 +11,8 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/jsonscan"
 )
 
 // meta is the "snapshot" header of the V8 format: the layout of the flat
@@ -162,30 +163,46 @@ type scopeTables struct {
 
 // parse reads the top-level object of a snapshot.
 func parse(ctx context.Context, r io.Reader, size int64) (*rawSnapshot, error) {
-	s := newScanner(r)
+	s := jsonscan.NewReader(r)
+	raw, err := parseTop(ctx, s, size)
+	return raw, scanError(s, err)
+}
+
+// scanError words the scanner's errors for a snapshot.
+func scanError(s *jsonscan.Scanner, err error) error {
+	if err == nil {
+		return nil
+	}
+	se, syntax := errors.AsType[*jsonscan.SyntaxError](err)
+	switch {
+	case syntax:
+		return fmt.Errorf("malformed heap snapshot at byte %d: %s", se.Offset, se.Msg)
+	case s.Err() != nil && errors.Is(err, s.Err()):
+		return fmt.Errorf("read snapshot: %w", err)
+	}
+	return err
+}
+
+// parseTop reads the members of the top-level object.
+func parseTop(ctx context.Context, s *jsonscan.Scanner, size int64) (*rawSnapshot, error) {
 	raw := &rawSnapshot{locations: map[uint32]location{}}
 	var m *meta
 	var locations []int64
-	if err := s.expect('{'); err != nil {
+	if err := s.Expect('{'); err != nil {
 		return nil, err
 	}
-	if s.peek() == '}' {
+	if s.Peek() == '}' {
 		return nil, errors.New("malformed heap snapshot: empty object")
 	}
-	var key strings.Builder
 	for {
-		key.Reset()
-		if err := s.stringInto(&key); err != nil {
+		key, err := s.Key()
+		if err != nil {
 			return nil, err
 		}
-		if err := s.expect(':'); err != nil {
-			return nil, err
-		}
-		k := key.String()
+		k := string(key)
 		if m == nil && k != "snapshot" {
 			return nil, fmt.Errorf("malformed heap snapshot: %q before the \"snapshot\" meta data", k)
 		}
-		var err error
 		switch k {
 		case "snapshot":
 			m, err = parseMeta(s, raw, size)
@@ -204,7 +221,7 @@ func parse(ctx context.Context, r io.Reader, size int64) (*rawSnapshot, error) {
 		case "scope_uses":
 			raw.scopes.uses, err = collect(s)
 		default:
-			err = s.skip()
+			err = s.Skip()
 		}
 		if err != nil {
 			return nil, err
@@ -212,7 +229,7 @@ func parse(ctx context.Context, r io.Reader, size int64) (*rawSnapshot, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if ok, err := s.more('}'); !ok {
+		if more, err := s.More('}'); !more {
 			if err != nil {
 				return nil, err
 			}
@@ -233,8 +250,8 @@ func parse(ctx context.Context, r io.Reader, size int64) (*rawSnapshot, error) {
 	return raw, nil
 }
 
-func parseMeta(s *scanner, raw *rawSnapshot, size int64) (*meta, error) {
-	text, err := s.raw()
+func parseMeta(s *jsonscan.Scanner, raw *rawSnapshot, size int64) (*meta, error) {
+	text, err := s.Raw()
 	if err != nil {
 		return nil, err
 	}
@@ -282,10 +299,10 @@ func u32(v int64, what string) (uint32, error) {
 	return uint32(v), nil
 }
 
-func parseNodes(s *scanner, raw *rawSnapshot) error {
+func parseNodes(s *jsonscan.Scanner, raw *rawSnapshot) error {
 	l := raw.l
 	field := 0
-	err := s.ints(func(v int64) error {
+	err := s.Ints(func(v int64) error {
 		var err error
 		var u uint32
 		switch field {
@@ -323,10 +340,10 @@ func parseNodes(s *scanner, raw *rawSnapshot) error {
 	return nil
 }
 
-func parseEdges(s *scanner, raw *rawSnapshot) error {
+func parseEdges(s *jsonscan.Scanner, raw *rawSnapshot) error {
 	l := raw.l
 	field := 0
-	err := s.ints(func(v int64) error {
+	err := s.Ints(func(v int64) error {
 		var err error
 		var u uint32
 		switch field {
@@ -358,34 +375,35 @@ func parseEdges(s *scanner, raw *rawSnapshot) error {
 	return nil
 }
 
-func parseStrings(s *scanner, raw *rawSnapshot) error {
+func parseStrings(s *jsonscan.Scanner, raw *rawSnapshot) error {
 	t := &raw.strings
-	if err := s.expect('['); err != nil {
+	if err := s.Expect('['); err != nil {
 		return err
 	}
 	t.offsets = append(t.offsets[:0], 0)
-	if s.peek() == ']' {
-		s.pos++
+	if s.Accept(']') {
 		return nil
 	}
 	for {
-		if err := s.stringInto(&t.arena); err != nil {
+		text, err := s.String()
+		if err != nil {
 			return err
 		}
+		t.arena.Write(text)
 		if t.arena.Len() > math.MaxUint32 {
 			return errors.New("heap snapshot strings exceed 4 GB")
 		}
 		t.offsets = append(t.offsets, uint32(t.arena.Len()))
-		if ok, err := s.more(']'); !ok {
+		if more, err := s.More(']'); !more {
 			return err
 		}
 	}
 }
 
 // collect reads a small integer array whole.
-func collect(s *scanner) ([]int64, error) {
+func collect(s *jsonscan.Scanner) ([]int64, error) {
 	var vs []int64
-	err := s.ints(func(v int64) error {
+	err := s.Ints(func(v int64) error {
 		vs = append(vs, v)
 		return nil
 	})

@@ -1,0 +1,65 @@
+package browser
+
+import _ "embed"
+
+// The JavaScript the browser layer runs in pages, one file per snippet in
+// js/ (pagewalk.js, the biggest, sits beside pagewalk.go). Each file starts
+// with a comment saying what it does; function sources are called with
+// Runtime.callFunctionOn (this is the element they are called on), the
+// others are evaluated, called with their arguments where they take any.
+var (
+	//go:embed js/ancestors.js
+	ancestorsJS string // describes an element and its ancestors in the flat tree
+	//go:embed js/element-of-node.js
+	elementOfNodeJS string // returns the element that holds a node
+	//go:embed js/element-rect.js
+	elementRectJS string // scrolls an element into view and returns its border box
+	//go:embed js/execute-tool.js
+	executeToolJS string // runs a developer tool of the page
+	//go:embed js/fetch-text.js
+	fetchTextJS string // loads a URL from inside the page
+	//go:embed js/fill-kind.js
+	fillKindJS string // tells how an element takes a value
+	//go:embed js/fire-change.js
+	fireChangeJS string // fires change after typing
+	//go:embed js/frame-element.js
+	frameElementJS string // returns the iframe element of a node's document
+	//go:embed js/frame-offset.js
+	frameOffsetJS string // scrolls an iframe into view and returns its content origin
+	//go:embed js/frame-offsets.js
+	frameOffsetsJS string // sums the content origins of the frames up to the top
+	//go:embed js/frame-window.js
+	frameWindowJS string // returns the window of a node's document
+	//go:embed js/hit-test.js
+	hitTestJS string // tells what a click at an element's centre would reach
+	//go:embed js/is-checked.js
+	isCheckedJS string // reports whether a checkbox is checked
+	//go:embed js/page-box.js
+	pageBoxJS string // measures the top document's scroll position, viewport and size
+	//go:embed js/page-tools.js
+	toolsJS string // installs window.__dtmcp, the page's developer tools
+	//go:embed js/pagewalk-node.js
+	pagewalkNodeJS string // returns the node of a pagewalk.js reference
+	//go:embed js/pagewalk-ref.js
+	pagewalkRefJS string // returns a node's pagewalk.js reference
+	//go:embed js/pagewalk-scripted.js
+	pagewalkScriptedJS string // reports whether pagewalk.js read the document
+	//go:embed js/quiet-dom.js
+	quietDOMJS string // waits until the DOM has no mutations for a while
+	//go:embed js/select-contents.js
+	selectContentsJS string // focuses a text field and selects its contents
+	//go:embed js/select-option.js
+	selectOptionJS string // picks an option of a select
+	//go:embed js/serialize.js
+	serializeJS string // turns a value into JSON text plus the DOM nodes it holds
+	//go:embed js/set-value.js
+	setValueJS string // sets the value of an input that is not typed into
+	//go:embed js/visible-center.js
+	visibleCenterJS string // scrolls an element into view and returns its visible centre
+	//go:embed js/wait-for-text.js
+	waitForTextJS string // waits for one of some texts to show
+	//go:embed js/wait-settled.js
+	waitSettledJS string // waits until the page has been quiet for a while
+	//go:embed js/wait-size.js
+	waitSizeJS string // waits for the page's inner size
+)

@@ -1,0 +1,16 @@
+// Tells how the element takes a value.
+function() {
+  const t = this.localName, type = (this.type || '').toLowerCase();
+  if (t === 'select') return 'select';
+  if (t === 'textarea') return 'text';
+  if (t === 'input') {
+    if (type === 'checkbox' || type === 'radio') return type;
+    if (type === 'file') return 'file';
+    if (['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range'].includes(type)) return 'value';
+    if (['button', 'submit', 'reset', 'image', 'hidden'].includes(type)) return 'none:<input type=' + type + '>';
+    return 'text';
+  }
+  if (this.isContentEditable) return 'editable';
+  if (this.getAttribute('role') === 'checkbox' || this.getAttribute('role') === 'switch') return 'ariacheck';
+  return 'none:<' + t + '>';
+}

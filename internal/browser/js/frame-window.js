@@ -1,0 +1,2 @@
+// Returns the window of this node's document.
+function() { return this.ownerDocument.defaultView; }
