@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/tools"
 )
 
 // Config is the parsed command line. Zero values mean "not given"; the rest
@@ -210,27 +212,6 @@ type flagSpec struct {
 	convert func(c *Config, name, value string) error
 }
 
-// categorySpec is one tool category with its --category<Name> flag.
-type categorySpec struct {
-	name string // lower camel, the key in Config.Categories
-	on   bool   // on by default
-	desc string
-}
-
-var categoryTable = []categorySpec{
-	{"input", true, "Input tools: click, fill, type, drag, hover, keys, dialogs, uploads."},
-	{"navigation", true, "Page tools: list, open, select, close, navigate, wait."},
-	{"emulation", true, "Emulation tools: network and CPU throttling, geolocation, viewport, media features."},
-	{"performance", true, "Performance tools: record traces and read their insights."},
-	{"network", true, "Network tools: list and inspect requests."},
-	{"debugging", true, "Debugging tools: run scripts, console, screenshots, snapshots, Lighthouse."},
-	{"memory", true, "Memory tools: take heap snapshots (the analysis tools also need --memoryDebugging)."},
-	{"extensions", false, "Extension tools: install, list, reload, trigger, uninstall."},
-	{"experimentalThirdParty", false, "Developer tools that the inspected page itself exposes."},
-	{"experimentalWebmcp", false, "List and call the page's WebMCP tools (Chrome with --enable-features=WebMCP)."},
-	{"pwa", false, "Progressive Web App tools: install, launch, uninstall, OS app state (launched Chrome only)."},
-}
-
 // flagTable is every flag the server accepts, in --help order within each
 // group.
 var flagTable = buildFlagTable()
@@ -289,14 +270,11 @@ func buildFlagTable() []*flagSpec {
 
 	// Tools and categories: one flag per category, then the flags that add
 	// or reshape tools.
-	for _, cat := range categoryTable {
-		def := "false"
-		if cat.on {
-			def = "true"
-		}
+	// The table lives in tools, which also reads its defaults.
+	for _, cat := range tools.Categories() {
 		t = append(t, &flagSpec{
-			name: "category" + strings.ToUpper(cat.name[:1]) + cat.name[1:], kind: kindBool,
-			group: groupTools, def: def, desc: cat.desc, category: cat.name,
+			name: cat.Flag, kind: kindBool,
+			group: groupTools, def: strconv.FormatBool(cat.On), desc: cat.Description, category: string(cat.Category),
 		})
 	}
 	t = append(t, []*flagSpec{

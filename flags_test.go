@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/devtools-mcp/devtools-mcp/tools"
 )
 
 // parseOK parses args and fails the test on error.
@@ -140,20 +142,24 @@ func TestParseFlags(t *testing.T) {
 }
 
 func TestParseFlagsCategoriesAll(t *testing.T) {
-	for _, cat := range categoryTable {
-		camel := "category" + strings.ToUpper(cat.name[:1]) + cat.name[1:]
+	for _, info := range tools.Categories() {
+		name := string(info.Category)
+		camel := "category" + strings.ToUpper(name[:1]) + name[1:]
+		if info.Flag != camel {
+			t.Errorf("category %s has flag --%s, want --%s", name, info.Flag, camel)
+		}
 		for _, sp := range spellings(camel) {
 			c := parseOK(t, "--"+sp)
-			if v, ok := c.Categories[cat.name]; !ok || !v {
-				t.Errorf("--%s: Categories[%q] = %v, %v; want true", sp, cat.name, v, ok)
+			if v, ok := c.Categories[name]; !ok || !v {
+				t.Errorf("--%s: Categories[%q] = %v, %v; want true", sp, name, v, ok)
 			}
 			c = parseOK(t, "--no-"+sp)
-			if v, ok := c.Categories[cat.name]; !ok || v {
-				t.Errorf("--no-%s: Categories[%q] = %v, %v; want false", sp, cat.name, v, ok)
+			if v, ok := c.Categories[name]; !ok || v {
+				t.Errorf("--no-%s: Categories[%q] = %v, %v; want false", sp, name, v, ok)
 			}
 			c = parseOK(t, "--"+sp+"=false")
-			if v, ok := c.Categories[cat.name]; !ok || v {
-				t.Errorf("--%s=false: Categories[%q] = %v, %v; want false", sp, cat.name, v, ok)
+			if v, ok := c.Categories[name]; !ok || v {
+				t.Errorf("--%s=false: Categories[%q] = %v, %v; want false", sp, name, v, ok)
 			}
 			if len(c.Categories) != 1 {
 				t.Errorf("--%s=false: Categories = %v, want one entry", sp, c.Categories)
@@ -163,8 +169,8 @@ func TestParseFlagsCategoriesAll(t *testing.T) {
 	if got := parseOK(t).Categories; got == nil || len(got) != 0 {
 		t.Errorf("no category flags: Categories = %#v, want empty non-nil map", got)
 	}
-	if got := len(categoryTable); got != 11 {
-		t.Errorf("categoryTable has %d entries, want 11", got)
+	if got := len(tools.Categories()); got != 11 {
+		t.Errorf("tools.Categories() has %d entries, want 11", got)
 	}
 }
 

@@ -207,10 +207,10 @@ func toolOptions(cfg *Config) tools.Options {
 		ScreenshotMaxHeight: cfg.ScreenshotMaxHeight,
 		PerformanceCrux:     cfg.PerformanceCrux,
 		Categories:          map[tools.Category]bool{},
-		Conditions: map[string]bool{
-			"experimentalVision":     cfg.ExperimentalVision,
-			"memoryDebugging":        cfg.MemoryDebugging,
-			"experimentalScreencast": cfg.ExperimentalScreencast,
+		Conditions: map[tools.Condition]bool{
+			tools.ConditionExperimentalVision:     cfg.ExperimentalVision,
+			tools.ConditionMemoryDebugging:        cfg.MemoryDebugging,
+			tools.ConditionExperimentalScreencast: cfg.ExperimentalScreencast,
 		},
 	}
 	for name, on := range cfg.Categories {

@@ -71,7 +71,7 @@ func inputTools() []*Tool {
 		}),
 		define(Tool{
 			Name: "click_at", Description: "Clicks at page coordinates (CSS pixels of the viewport), as seen on a screenshot.",
-			Category: CategoryInput, Scope: ScopePage, Condition: "experimentalVision",
+			Category: CategoryInput, Scope: ScopePage, Condition: ConditionExperimentalVision,
 		}, func(ctx context.Context, c *Call, args *struct {
 			X               float64 `json:"x" jsonschema:"x coordinate."`
 			Y               float64 `json:"y" jsonschema:"y coordinate."`

@@ -46,9 +46,9 @@ func allCategories() map[Category]bool {
 // default flags, for every category and condition on, and for --slim: a
 // refactor of the declarations must not change a byte of it.
 func TestToolsListIsUnchanged(t *testing.T) {
-	everything := Options{Categories: allCategories(), Conditions: map[string]bool{}}
+	everything := Options{Categories: allCategories(), Conditions: map[Condition]bool{}}
 	for _, tool := range all() {
-		if tool.Condition != "" {
+		if tool.Condition != ConditionNone {
 			everything.Conditions[tool.Condition] = true
 		}
 	}

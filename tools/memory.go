@@ -371,7 +371,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "get_heapsnapshot_summary",
 			Description: "Loads a heap snapshot and summarizes it: memory by kind (JavaScript, native, code, strings, arrays), the native contexts (page, iframes, extensions) and what each holds, and how much only closure contexts retain.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			FilePath      string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 			MaxNameLength int    `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
@@ -411,7 +411,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "get_heapsnapshot_details",
 			Description: "Loads a heap snapshot and lists its classes (constructors) by retained size: id, object count, self and retained size. filterName narrows to objects retained for one reason, e.g. by detached DOM nodes. Pass a class id to get_heapsnapshot_class_nodes for its objects.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			FilePath string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 			heapFilter
@@ -458,7 +458,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "get_heapsnapshot_class_nodes",
 			Description: "Loads a heap snapshot and lists the objects of one class (id from get_heapsnapshot_details) by retained size, with their ids for the other heap snapshot tools.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			FilePath string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 			ID       float64 `json:"id" jsonschema:"The class id, from get_heapsnapshot_details."`
@@ -497,7 +497,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "get_heapsnapshot_object_details",
 			Description: "Loads a heap snapshot and describes one object by id: name, type, class, self and retained size, distance from the GC roots, DOM detachedness, edge and retainer counts.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			heapObject
 			MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut the name after this many characters (default 100)."`
@@ -524,7 +524,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "get_heapsnapshot_edges",
 			Description: "Loads a heap snapshot and lists what one object references (its properties, elements, closure variables, internal fields), largest first.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			heapObject
 			SortBy            string  `json:"sortBy,omitempty" enum:"retainedSize,selfSize,name" jsonschema:"Order of the edges (default retainedSize)."`
@@ -554,7 +554,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "get_heapsnapshot_retainers",
 			Description: "Loads a heap snapshot and lists the objects that reference one object (its retainers), closest to the GC roots first. For whole paths to the roots use get_heapsnapshot_retaining_paths.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			heapObject
 			MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
@@ -576,7 +576,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "get_heapsnapshot_retaining_paths",
 			Description: "Loads a heap snapshot and shows why an object is not garbage collected: the shortest reference paths from the GC roots to it, as a tree of retainers (each line: the retainer, the edge type and name by which it holds the line above).",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			heapObject
 			MaxDepth      float64 `json:"maxDepth,omitempty" jsonschema:"Most retainers followed up from the object (default 30)."`
@@ -626,7 +626,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "get_heapsnapshot_dominators",
 			Description: "Loads a heap snapshot and lists the dominator chain of one object: its immediate dominator (the object whose release would free it), that one's, and so on up to the GC roots.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			heapObject
 			MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
@@ -652,7 +652,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "get_heapsnapshot_duplicate_strings",
 			Description: "Loads a heap snapshot and lists the strings stored more than once, the most memory first, with the ids of some copies.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			FilePath string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 			heapList
@@ -683,7 +683,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "query_heapsnapshot_objects",
 			Description: "Loads a heap snapshot and finds objects by class name (regular expression or text), property name, type, size ranges and DOM detachedness, largest first.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			FilePath     string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 			ClassName    string  `json:"className,omitempty" jsonschema:"Regular expression or text matched against class names, case-insensitive."`
@@ -730,7 +730,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "compare_heapsnapshots",
 			Description: "Loads two heap snapshots of one page (taken in this session, before and after an action) and lists by class the new and deleted objects and the size change, largest growth first. With classIndex (the index column), lists that class's new and deleted objects.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"baseFilePath", "currentFilePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"baseFilePath", "currentFilePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			BaseFilePath    string   `json:"baseFilePath" jsonschema:"The earlier .heapsnapshot file."`
 			CurrentFilePath string   `json:"currentFilePath" jsonschema:"The later .heapsnapshot file."`
@@ -810,7 +810,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "analyze_heapsnapshot_contexts",
 			Description: "Loads a heap snapshot and finds closure contexts keeping variables that no live function can read any more (dead variables), with what their values retain: memory held only because some function once captured it.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			FilePath        string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 			RetainedSize    string `json:"retainedSize,omitempty" jsonschema:"Keep contexts whose dead variables retain this much: 1MB-2MB, -1MB (at most), 1MB- or 1MB (at least)."`
@@ -886,7 +886,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "close_heapsnapshot",
 			Description: "Frees the memory of a heap snapshot the analysis tools loaded.",
-			Category:    CategoryMemory, Condition: "memoryDebugging", Paths: []string{"filePath"},
+			Category:    CategoryMemory, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
 		}, func(ctx context.Context, c *Call, args *struct {
 			FilePath string `json:"filePath" jsonschema:"Path of the .heapsnapshot file to close."`
 		}) error {

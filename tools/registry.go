@@ -24,29 +24,6 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
-// Category groups tools; each category has a --category<Name> flag.
-type Category string
-
-// The categories, named as their flags are (--categoryInput, ...).
-const (
-	CategoryInput                  Category = "input"
-	CategoryNavigation             Category = "navigation"
-	CategoryEmulation              Category = "emulation"
-	CategoryPerformance            Category = "performance"
-	CategoryNetwork                Category = "network"
-	CategoryDebugging              Category = "debugging"
-	CategoryMemory                 Category = "memory"
-	CategoryExtensions             Category = "extensions"
-	CategoryExperimentalThirdParty Category = "experimentalThirdParty"
-	CategoryExperimentalWebmcp     Category = "experimentalWebmcp"
-	CategoryPwa                    Category = "pwa"
-)
-
-// defaultOff are the categories listed only when their flag turns them on.
-var defaultOff = map[Category]bool{
-	CategoryExtensions: true, CategoryExperimentalThirdParty: true, CategoryExperimentalWebmcp: true, CategoryPwa: true,
-}
-
 // Scope says what a tool acts on.
 type Scope int
 
@@ -70,9 +47,9 @@ type Tool struct {
 	Category    Category
 	ReadOnly    bool
 	Scope       Scope
-	// Condition names a flag the tool needs besides its category, e.g.
-	// "experimentalVision"; empty when none.
-	Condition string
+	// Condition is a flag the tool needs besides its category;
+	// ConditionNone when none.
+	Condition Condition
 	// Slim marks the tools of --slim mode, which are listed only there.
 	Slim bool
 	// AllowCrashed lets a page tool run on a crashed page (to recover it).
@@ -269,8 +246,8 @@ type Options struct {
 	// Categories holds the categories set on the command line; the others
 	// keep their default.
 	Categories map[Category]bool
-	// Conditions holds the condition flags that are on, e.g. "experimentalVision".
-	Conditions map[string]bool
+	// Conditions holds the condition flags that are on.
+	Conditions map[Condition]bool
 	// RedactHeaders hides credentials in network headers (--redactNetworkHeaders).
 	RedactHeaders bool
 	// UnrestrictedPaths lets tools read and write files anywhere
@@ -298,9 +275,9 @@ func (o Options) enabled(t *Tool) bool {
 	}
 	on, set := o.Categories[t.Category]
 	if !set {
-		on = !defaultOff[t.Category]
+		on = t.Category.onByDefault()
 	}
-	return on && (t.Condition == "" || o.Conditions[t.Condition])
+	return on && (t.Condition == ConditionNone || o.Conditions[t.Condition])
 }
 
 // Server implements jsonrpc.Handler over the enabled tools.
