@@ -20,78 +20,90 @@ func consoleTools() []*Tool {
 		define(Tool{
 			Name: "list_console_messages", Description: "Lists the page's console messages, uncaught errors and DevTools issues since the last navigation.",
 			Category: CategoryDebugging, ReadOnly: true, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			pageArgs
-			Types                    []string `json:"types,omitempty" enum:"log,debug,info,error,warn,dir,dirxml,table,trace,clear,startGroup,startGroupCollapsed,endGroup,assert,profile,profileEnd,count,timeEnd,verbose,issue" jsonschema:"Only messages of these types."`
-			IncludePreservedMessages bool     `json:"includePreservedMessages,omitempty" jsonschema:"Also the messages of the last 3 navigations."`
-			IncludeStackTraces       bool     `json:"includeStackTraces,omitempty" jsonschema:"Show each message's stack trace."`
-			ServiceWorkerID          string   `json:"serviceWorkerId,omitempty" jsonschema:"Not supported yet."`
-		}) error {
-			if args.ServiceWorkerID != "" {
-				return errNoServiceWorkers
-			}
-			if _, err := c.Page.Session(ctx); err != nil { // collecting starts on attach
-				return err
-			}
-			msgs := slices.DeleteFunc(c.Page.ConsoleMessages(args.IncludePreservedMessages), func(m *browser.ConsoleMessage) bool {
-				return len(args.Types) > 0 && !slices.Contains(args.Types, m.Type)
-			})
-			c.Resp.Linef("## Console messages")
-			if len(msgs) == 0 {
-				c.Resp.Linef("<no console messages found>")
-				return nil
-			}
-			groups := groupMessages(msgs)
-			shown, err := paginate(c, groups, args.pageArgs)
-			if err != nil {
-				return err
-			}
-			for _, g := range shown {
-				m := g.first
-				line := fmt.Sprintf("msgid=%d [%s] %s (%d args)", m.ID, m.Type, m.Text, len(m.Args))
-				if g.count > 1 {
-					line += fmt.Sprintf(" [%d times]", g.count)
-				}
-				c.Resp.Linef("%s", line)
-				if args.IncludeStackTraces && m.Stack != nil {
-					for _, l := range stackLines(m.Stack, func(f cdp.CallFrame) cdp.CallFrame { return c.Page.MapFrame(ctx, f) }) {
-						c.Resp.Linef("  %s", l)
-					}
-				}
-			}
-			if args.IncludeStackTraces {
-				c.Resp.Linef("Note: stack trace line and column numbers use 1-based indexing")
-			}
-			return nil
-		}),
+		}, listConsoleMessages),
 		define(Tool{
 			Name: "get_console_message", Description: "Shows one console message with its arguments and stack trace.",
 			Category: CategoryDebugging, ReadOnly: true, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			MsgID float64 `json:"msgid" jsonschema:"msgid from list_console_messages."`
-		}) error {
-			m, err := c.Page.ConsoleMessage(int(args.MsgID))
-			if err != nil {
-				return err
-			}
-			c.Resp.Linef("ID: %d", m.ID)
-			c.Resp.Linef("Message: %s> %s", m.Type, m.Text)
-			if len(m.Args) > 0 {
-				c.Resp.Linef("### Arguments")
-				for i := range m.Args {
-					c.Resp.Linef("Arg #%d: %s", i, c.Page.ArgJSON(ctx, m, i))
-				}
-			}
-			if m.Stack != nil {
-				c.Resp.Linef("### Stack trace")
-				for _, l := range stackLines(m.Stack, func(f cdp.CallFrame) cdp.CallFrame { return c.Page.MapFrame(ctx, f) }) {
-					c.Resp.Linef("%s", l)
-				}
-				c.Resp.Linef("Note: line and column numbers use 1-based indexing")
-			}
-			return nil
-		}),
+		}, getConsoleMessage),
 	}
+}
+
+// listConsoleMessagesArgs are list_console_messages's arguments.
+type listConsoleMessagesArgs struct {
+	pageArgs
+	Types                    []string `json:"types,omitempty" enum:"log,debug,info,error,warn,dir,dirxml,table,trace,clear,startGroup,startGroupCollapsed,endGroup,assert,profile,profileEnd,count,timeEnd,verbose,issue" jsonschema:"Only messages of these types."`
+	IncludePreservedMessages bool     `json:"includePreservedMessages,omitempty" jsonschema:"Also the messages of the last 3 navigations."`
+	IncludeStackTraces       bool     `json:"includeStackTraces,omitempty" jsonschema:"Show each message's stack trace."`
+	ServiceWorkerID          string   `json:"serviceWorkerId,omitempty" jsonschema:"Not supported yet."`
+}
+
+// listConsoleMessages runs list_console_messages.
+func listConsoleMessages(ctx context.Context, c *Call, args *listConsoleMessagesArgs) error {
+	if args.ServiceWorkerID != "" {
+		return errNoServiceWorkers
+	}
+	if _, err := c.Page.Session(ctx); err != nil { // collecting starts on attach
+		return err
+	}
+	msgs := slices.DeleteFunc(c.Page.ConsoleMessages(args.IncludePreservedMessages), func(m *browser.ConsoleMessage) bool {
+		return len(args.Types) > 0 && !slices.Contains(args.Types, m.Type)
+	})
+	c.Resp.Linef("## Console messages")
+	if len(msgs) == 0 {
+		c.Resp.Linef("<no console messages found>")
+		return nil
+	}
+	groups := groupMessages(msgs)
+	shown, err := paginate(c, groups, args.pageArgs)
+	if err != nil {
+		return err
+	}
+	for _, g := range shown {
+		m := g.first
+		line := fmt.Sprintf("msgid=%d [%s] %s (%d args)", m.ID, m.Type, m.Text, len(m.Args))
+		if g.count > 1 {
+			line += fmt.Sprintf(" [%d times]", g.count)
+		}
+		c.Resp.Linef("%s", line)
+		if args.IncludeStackTraces && m.Stack != nil {
+			for _, l := range stackLines(m.Stack, func(f cdp.CallFrame) cdp.CallFrame { return c.Page.MapFrame(ctx, f) }) {
+				c.Resp.Linef("  %s", l)
+			}
+		}
+	}
+	if args.IncludeStackTraces {
+		c.Resp.Linef("Note: stack trace line and column numbers use 1-based indexing")
+	}
+	return nil
+}
+
+// getConsoleMessageArgs are get_console_message's arguments.
+type getConsoleMessageArgs struct {
+	MsgID float64 `json:"msgid" jsonschema:"msgid from list_console_messages."`
+}
+
+// getConsoleMessage runs get_console_message.
+func getConsoleMessage(ctx context.Context, c *Call, args *getConsoleMessageArgs) error {
+	m, err := c.Page.ConsoleMessage(int(args.MsgID))
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("ID: %d", m.ID)
+	c.Resp.Linef("Message: %s> %s", m.Type, m.Text)
+	if len(m.Args) > 0 {
+		c.Resp.Linef("### Arguments")
+		for i := range m.Args {
+			c.Resp.Linef("Arg #%d: %s", i, c.Page.ArgJSON(ctx, m, i))
+		}
+	}
+	if m.Stack != nil {
+		c.Resp.Linef("### Stack trace")
+		for _, l := range stackLines(m.Stack, func(f cdp.CallFrame) cdp.CallFrame { return c.Page.MapFrame(ctx, f) }) {
+			c.Resp.Linef("%s", l)
+		}
+		c.Resp.Linef("Note: line and column numbers use 1-based indexing")
+	}
+	return nil
 }
 
 // messageGroup is a run of identical consecutive messages.

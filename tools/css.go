@@ -17,38 +17,44 @@ func cssTools() []*Tool {
 		define(Tool{
 			Name: "get_css_styles", Description: "Shows the CSS rules that apply to an element (uid), highest priority first, with their stylesheet URL and line, which declarations are overridden, and the computed values of the properties they set. Rules are paginated, 10 per page by default.",
 			Category: CategoryDebugging, ReadOnly: true, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			UID      string `json:"uid" jsonschema:"uid of the element from the page snapshot."`
-			PageSize int    `json:"pageSize,omitempty" jsonschema:"Rules per page (default 10)."`
-			PageIdx  int    `json:"pageIdx,omitempty" jsonschema:"0-based page of rules (default 0)."`
-		}) error {
-			e, err := c.Page.Element(ctx, args.UID)
-			if err != nil {
-				return err
-			}
-			st, err := c.Page.Styles(ctx, e)
-			if err != nil {
-				return err
-			}
-			c.Resp.Linef("## CSS styles of uid=%s (%s)", args.UID, st.Element)
-			c.Resp.Linef("### Computed style")
-			for _, p := range st.Computed {
-				c.Resp.Linef("%s: %s", p.Name, p.Value)
-			}
-			c.Resp.Linef("### Matched rules")
-			rules, err := paginate(c, st.Rules, pageArgs{PageSize: cmp.Or(args.PageSize, defaultRulesPerPage), PageIdx: args.PageIdx})
-			if err != nil {
-				return err
-			}
-			for _, r := range rules {
-				c.Resp.Linef("%s", formatRule(r))
-			}
-			if len(st.Rules) == 0 {
-				c.Resp.Linef("No rules apply to this element.")
-			}
-			return nil
-		}),
+		}, getCssStyles),
 	}
+}
+
+// getCssStylesArgs are get_css_styles's arguments.
+type getCssStylesArgs struct {
+	UID      string `json:"uid" jsonschema:"uid of the element from the page snapshot."`
+	PageSize int    `json:"pageSize,omitempty" jsonschema:"Rules per page (default 10)."`
+	PageIdx  int    `json:"pageIdx,omitempty" jsonschema:"0-based page of rules (default 0)."`
+}
+
+// getCssStyles runs get_css_styles.
+func getCssStyles(ctx context.Context, c *Call, args *getCssStylesArgs) error {
+	e, err := c.Page.Element(ctx, args.UID)
+	if err != nil {
+		return err
+	}
+	st, err := c.Page.Styles(ctx, e)
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("## CSS styles of uid=%s (%s)", args.UID, st.Element)
+	c.Resp.Linef("### Computed style")
+	for _, p := range st.Computed {
+		c.Resp.Linef("%s: %s", p.Name, p.Value)
+	}
+	c.Resp.Linef("### Matched rules")
+	rules, err := paginate(c, st.Rules, pageArgs{PageSize: cmp.Or(args.PageSize, defaultRulesPerPage), PageIdx: args.PageIdx})
+	if err != nil {
+		return err
+	}
+	for _, r := range rules {
+		c.Resp.Linef("%s", formatRule(r))
+	}
+	if len(st.Rules) == 0 {
+		c.Resp.Linef("No rules apply to this element.")
+	}
+	return nil
 }
 
 // formatRule writes a rule as CSS, with where it comes from in a comment:

@@ -32,75 +32,87 @@ func debuggingTools() []*Tool {
 		define(Tool{
 			Name: "take_snapshot", Description: "Returns the page as an accessibility-tree text with a uid per element, to act on by uid. Prefer it to screenshots.",
 			Category: CategoryDebugging, Scope: ScopePage, Paths: []string{"filePath"},
-		}, func(ctx context.Context, c *Call, args *struct {
-			Verbose  bool   `json:"verbose,omitempty" jsonschema:"Keep every node, not only the interesting ones."`
-			FilePath string `json:"filePath,omitempty" jsonschema:"Save the whole snapshot to this file instead of returning it."`
-			UID      string `json:"uid,omitempty" jsonschema:"Only the subtree of this element."`
-			MaxChars int    `json:"maxChars,omitempty" jsonschema:"Cut the snapshot at a node boundary after this many characters (default 60000)."`
-		}) error {
-			c.Resp.snapshot = &snapshotRequest{verbose: args.Verbose, uid: args.UID, maxChars: cmp.Or(args.MaxChars, defaultSnapshotChars), filePath: args.FilePath}
-			return nil
-		}),
+		}, takeSnapshot),
 		define(Tool{
 			Name: "evaluate_script", Description: "Calls a JavaScript function in the page (elements from snapshot uids as arguments) and returns its result as JSON; DOM elements in it come back as uids. Promises are awaited.",
 			Category: CategoryDebugging, Scope: ScopePage, Paths: []string{"sourcePath", "filePath"},
-		}, func(ctx context.Context, c *Call, args *struct {
-			Function         string   `json:"function,omitempty" jsonschema:"Function declaration, e.g. () => document.title or (el) => el.innerText."`
-			SourcePath       string   `json:"sourcePath,omitempty" jsonschema:"Read the code from this file instead of function."`
-			Format           string   `json:"format,omitempty" enum:"function,script" jsonschema:"function (default), or script: a plain script whose last expression is the result."`
-			Args             []string `json:"args,omitempty" jsonschema:"uids of elements passed to the function as arguments."`
-			FilePath         string   `json:"filePath,omitempty" jsonschema:"Save the result to this file instead of returning it."`
-			DialogAction     string   `json:"dialogAction,omitempty" jsonschema:"For dialogs the script opens: accept (default), dismiss, or a prompt's answer."`
-			WaitForStableDom optBool  `json:"waitForStableDom,omitempty" jsonschema:"Wait for the DOM to settle afterwards (default true); false for reads."`
-			ServiceWorkerID  string   `json:"serviceWorkerId,omitempty" jsonschema:"Not supported yet."`
-		}) error {
-			if args.ServiceWorkerID != "" {
-				return errNoServiceWorkers
-			}
-			code := args.Function
-			if args.SourcePath != "" {
-				data, err := os.ReadFile(args.SourcePath)
-				if err != nil {
-					return fmt.Errorf("sourcePath: %w", err)
-				}
-				code = string(data)
-			}
-			if strings.TrimSpace(code) == "" {
-				return errors.New("evaluate_script needs a function (e.g. () => document.title) or a sourcePath")
-			}
-			sc := browser.Script{Function: code}
-			if args.Format == "script" {
-				sc = browser.Script{Source: code}
-			}
-			for _, uid := range args.Args {
-				e, err := c.Page.Element(ctx, uid)
-				if err != nil {
-					return err
-				}
-				sc.Args = append(sc.Args, e)
-			}
-			var out string
-			rep, err := c.Page.ActAnswering(ctx, dialogAnswer(args.DialogAction), args.WaitForStableDom.or(true), func(ctx context.Context) error {
-				ctx, cancel := context.WithTimeout(ctx, cmp.Or(c.Server.opts.ScriptTimeout, time.Minute))
-				defer cancel()
-				var err error
-				out, err = c.Page.EvaluateJSON(ctx, sc)
-				return err
-			})
-			if err != nil {
-				report(c, rep)
-				return err
-			}
-			if args.FilePath != "" {
-				if err := writeFile(args.FilePath, []byte(out)); err != nil {
-					return err
-				}
-				c.Resp.Linef("Saved the script's result (%d bytes of JSON) to %s.", len(out), args.FilePath)
-			} else {
-				c.Resp.Linef("Script ran on page and returned:\n```json\n%s\n```", out)
-			}
-			report(c, rep)
-			return nil
-		}),
+		}, evaluateScript),
 	}
+}
+
+// takeSnapshotArgs are take_snapshot's arguments.
+type takeSnapshotArgs struct {
+	Verbose  bool   `json:"verbose,omitempty" jsonschema:"Keep every node, not only the interesting ones."`
+	FilePath string `json:"filePath,omitempty" jsonschema:"Save the whole snapshot to this file instead of returning it."`
+	UID      string `json:"uid,omitempty" jsonschema:"Only the subtree of this element."`
+	MaxChars int    `json:"maxChars,omitempty" jsonschema:"Cut the snapshot at a node boundary after this many characters (default 60000)."`
+}
+
+// takeSnapshot runs take_snapshot.
+func takeSnapshot(ctx context.Context, c *Call, args *takeSnapshotArgs) error {
+	c.Resp.snapshot = &snapshotRequest{verbose: args.Verbose, uid: args.UID, maxChars: cmp.Or(args.MaxChars, defaultSnapshotChars), filePath: args.FilePath}
+	return nil
+}
+
+// evaluateScriptArgs are evaluate_script's arguments.
+type evaluateScriptArgs struct {
+	Function         string   `json:"function,omitempty" jsonschema:"Function declaration, e.g. () => document.title or (el) => el.innerText."`
+	SourcePath       string   `json:"sourcePath,omitempty" jsonschema:"Read the code from this file instead of function."`
+	Format           string   `json:"format,omitempty" enum:"function,script" jsonschema:"function (default), or script: a plain script whose last expression is the result."`
+	Args             []string `json:"args,omitempty" jsonschema:"uids of elements passed to the function as arguments."`
+	FilePath         string   `json:"filePath,omitempty" jsonschema:"Save the result to this file instead of returning it."`
+	DialogAction     string   `json:"dialogAction,omitempty" jsonschema:"For dialogs the script opens: accept (default), dismiss, or a prompt's answer."`
+	WaitForStableDom optBool  `json:"waitForStableDom,omitempty" jsonschema:"Wait for the DOM to settle afterwards (default true); false for reads."`
+	ServiceWorkerID  string   `json:"serviceWorkerId,omitempty" jsonschema:"Not supported yet."`
+}
+
+// evaluateScript runs evaluate_script.
+func evaluateScript(ctx context.Context, c *Call, args *evaluateScriptArgs) error {
+	if args.ServiceWorkerID != "" {
+		return errNoServiceWorkers
+	}
+	code := args.Function
+	if args.SourcePath != "" {
+		data, err := os.ReadFile(args.SourcePath)
+		if err != nil {
+			return fmt.Errorf("sourcePath: %w", err)
+		}
+		code = string(data)
+	}
+	if strings.TrimSpace(code) == "" {
+		return errors.New("evaluate_script needs a function (e.g. () => document.title) or a sourcePath")
+	}
+	sc := browser.Script{Function: code}
+	if args.Format == "script" {
+		sc = browser.Script{Source: code}
+	}
+	for _, uid := range args.Args {
+		e, err := c.Page.Element(ctx, uid)
+		if err != nil {
+			return err
+		}
+		sc.Args = append(sc.Args, e)
+	}
+	var out string
+	rep, err := c.Page.ActAnswering(ctx, dialogAnswer(args.DialogAction), args.WaitForStableDom.or(true), func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, cmp.Or(c.Server.opts.ScriptTimeout, time.Minute))
+		defer cancel()
+		var err error
+		out, err = c.Page.EvaluateJSON(ctx, sc)
+		return err
+	})
+	if err != nil {
+		report(c, rep)
+		return err
+	}
+	if args.FilePath != "" {
+		if err := writeFile(args.FilePath, []byte(out)); err != nil {
+			return err
+		}
+		c.Resp.Linef("Saved the script's result (%d bytes of JSON) to %s.", len(out), args.FilePath)
+	} else {
+		c.Resp.Linef("Script ran on page and returned:\n```json\n%s\n```", out)
+	}
+	report(c, rep)
+	return nil
 }

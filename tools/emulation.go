@@ -162,50 +162,59 @@ func emulationTools() []*Tool {
 		define(Tool{
 			Name: "emulate", Description: "Emulates network and CPU throttling, geolocation, user agent, media features, a device viewport and extra headers on the page. Each call sets them all: what it leaves out is turned off, except extra headers. They last across navigations.",
 			Category: CategoryEmulation, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *emulateArgs) error {
-			e, err := args.emulation(c.Page.Emulation().Headers)
-			if err != nil {
-				return err
-			}
-			reload, err := c.Page.Emulate(ctx, e)
-			if err != nil {
-				return err
-			}
-			if reload && c.Page.Info().URL != "about:blank" {
-				ctx, cancel := withTimeout(ctx, 0, loadSlowdown(c.Page))
-				defer cancel()
-				res, err := c.Page.Navigate(ctx, browser.Navigation{Type: "reload"})
-				if err := reportNavigation(c, res, err, "Reloaded the page, which learns whether it runs on a touch or mobile device only when it loads."); err != nil {
-					return err
-				}
-			}
-			if summary := c.Page.EmulationSummary(); summary != "" {
-				c.Resp.Linef("Emulation updated.\n%s", summary)
-			} else {
-				c.Resp.Linef("Emulation updated: the page emulates nothing.")
-			}
-			return nil
-		}),
+		}, emulate),
 		define(Tool{
 			Name: "resize_page", Description: "Resizes the page's window so that the page (its viewport) is width x height CSS pixels.",
 			Category: CategoryEmulation, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			Width  int `json:"width" jsonschema:"Page width in CSS pixels."`
-			Height int `json:"height" jsonschema:"Page height in CSS pixels."`
-		}) error {
-			if args.Width < 1 || args.Height < 1 {
-				return fmt.Errorf("width and height must be at least 1, got %dx%d", args.Width, args.Height)
-			}
-			c.Resp.IncludePages()
-			w, h, err := c.Page.Resize(ctx, args.Width, args.Height)
-			if err != nil {
-				return err
-			}
-			if w != args.Width || h != args.Height {
-				return fmt.Errorf("resized the window, but the page is %dx%d instead of %dx%d: the screen or the window manager limits the window's size", w, h, args.Width, args.Height)
-			}
-			c.Resp.Linef("The page is now %dx%d.", w, h)
-			return nil
-		}),
+		}, resizePage),
 	}
+}
+
+// emulate runs emulate.
+func emulate(ctx context.Context, c *Call, args *emulateArgs) error {
+	e, err := args.emulation(c.Page.Emulation().Headers)
+	if err != nil {
+		return err
+	}
+	reload, err := c.Page.Emulate(ctx, e)
+	if err != nil {
+		return err
+	}
+	if reload && c.Page.Info().URL != "about:blank" {
+		ctx, cancel := withTimeout(ctx, 0, loadSlowdown(c.Page))
+		defer cancel()
+		res, err := c.Page.Navigate(ctx, browser.Navigation{Type: "reload"})
+		if err := reportNavigation(c, res, err, "Reloaded the page, which learns whether it runs on a touch or mobile device only when it loads."); err != nil {
+			return err
+		}
+	}
+	if summary := c.Page.EmulationSummary(); summary != "" {
+		c.Resp.Linef("Emulation updated.\n%s", summary)
+	} else {
+		c.Resp.Linef("Emulation updated: the page emulates nothing.")
+	}
+	return nil
+}
+
+// resizePageArgs are resize_page's arguments.
+type resizePageArgs struct {
+	Width  int `json:"width" jsonschema:"Page width in CSS pixels."`
+	Height int `json:"height" jsonschema:"Page height in CSS pixels."`
+}
+
+// resizePage runs resize_page.
+func resizePage(ctx context.Context, c *Call, args *resizePageArgs) error {
+	if args.Width < 1 || args.Height < 1 {
+		return fmt.Errorf("width and height must be at least 1, got %dx%d", args.Width, args.Height)
+	}
+	c.Resp.IncludePages()
+	w, h, err := c.Page.Resize(ctx, args.Width, args.Height)
+	if err != nil {
+		return err
+	}
+	if w != args.Width || h != args.Height {
+		return fmt.Errorf("resized the window, but the page is %dx%d instead of %dx%d: the screen or the window manager limits the window's size", w, h, args.Width, args.Height)
+	}
+	c.Resp.Linef("The page is now %dx%d.", w, h)
+	return nil
 }

@@ -19,97 +19,124 @@ func extensionTools() []*Tool {
 		define(Tool{
 			Name: "install_extension", Description: "Installs an unpacked Chrome extension from a local folder and prints its id.",
 			Category: CategoryExtensions, Scope: ScopeBrowser, Paths: []string{"path"},
-		}, func(ctx context.Context, c *Call, args *struct {
-			Path string `json:"path" jsonschema:"Absolute path of the unpacked extension's folder (the one holding manifest.json)."`
-		}) error {
-			id, err := loadUnpacked(ctx, c, args.Path)
-			if err != nil {
-				return err
-			}
-			c.Resp.Linef("Extension installed. Id: %s", id)
-			return nil
-		}),
+		}, installExtension),
 		define(Tool{
 			Name: "list_extensions", Description: "Lists the unpacked extensions installed in the browser: id, name, version and whether each is enabled.",
 			Category: CategoryExtensions, ReadOnly: true, Scope: ScopeBrowser,
-		}, func(ctx context.Context, c *Call, _ *struct{}) error {
-			exts, err := extensions(ctx, c)
-			if err != nil {
-				return err
-			}
-			c.Resp.Linef("## Extensions")
-			if len(exts) == 0 {
-				c.Resp.Linef("No extensions installed.")
-			}
-			for _, e := range exts {
-				state := "Enabled"
-				if !e.Enabled {
-					state = "Disabled"
-				}
-				c.Resp.Linef("id=%s %q v%s %s", e.ID, e.Name, e.Version, state)
-			}
-			return nil
-		}),
+		}, listExtensions),
 		define(Tool{
 			Name: "reload_extension", Description: "Reloads an unpacked extension from its folder, picking up changes to its files.",
 			Category: CategoryExtensions, Scope: ScopeBrowser,
-		}, func(ctx context.Context, c *Call, args *struct {
-			ID string `json:"id" jsonschema:"Id of the extension to reload (see list_extensions)."`
-		}) error {
-			e, err := extension(ctx, c, args.ID)
-			if err != nil {
-				return err
-			}
-			if err := extensionsCall(ctx, c, "Extensions.uninstall", cdp.ExtensionIDParams{ID: e.ID}, nil); err != nil {
-				return err
-			}
-			id, err := loadUnpacked(ctx, c, e.Path)
-			if err != nil {
-				return fmt.Errorf("extension %s was uninstalled but could not be loaded again; fix it and call install_extension with %s: %w", e.ID, e.Path, err)
-			}
-			c.Resp.Linef("Extension reloaded. Id: %s", id)
-			return nil
-		}),
+		}, reloadExtension),
 		define(Tool{
 			Name: "trigger_extension_action", Description: "Runs an extension's default action (as clicking its toolbar button would) on the selected page.",
 			Category: CategoryExtensions, Scope: ScopeBrowser,
-		}, func(ctx context.Context, c *Call, args *struct {
-			ID string `json:"id" jsonschema:"Id of the extension whose action to run (see list_extensions)."`
-		}) error {
-			if _, err := extension(ctx, c, args.ID); err != nil {
-				return err
-			}
-			p, err := c.Browser.SelectedOrNew(ctx)
-			if err != nil {
-				return err
-			}
-			tab, err := tabOf(ctx, c.Browser.Conn(), p.Info())
-			if err != nil {
-				return fmt.Errorf("find the tab of page %d: %w", p.ID, err)
-			}
-			params := cdp.ExtensionsTriggerActionParams{ID: args.ID, TargetID: tab}
-			if err := extensionsCall(ctx, c, "Extensions.triggerAction", params, nil); err != nil {
-				return err
-			}
-			c.Resp.Linef("Extension action triggered for id %s on page %d.", args.ID, p.ID)
-			return nil
-		}),
+		}, triggerExtensionAction),
 		define(Tool{
 			Name: "uninstall_extension", Description: "Uninstalls an unpacked extension.",
 			Category: CategoryExtensions, Scope: ScopeBrowser,
-		}, func(ctx context.Context, c *Call, args *struct {
-			ID string `json:"id" jsonschema:"Id of the extension to uninstall (see list_extensions)."`
-		}) error {
-			if _, err := extension(ctx, c, args.ID); err != nil {
-				return err
-			}
-			if err := extensionsCall(ctx, c, "Extensions.uninstall", cdp.ExtensionIDParams{ID: args.ID}, nil); err != nil {
-				return err
-			}
-			c.Resp.Linef("Extension uninstalled. Id: %s", args.ID)
-			return nil
-		}),
+		}, uninstallExtension),
 	}
+}
+
+// installExtensionArgs are install_extension's arguments.
+type installExtensionArgs struct {
+	Path string `json:"path" jsonschema:"Absolute path of the unpacked extension's folder (the one holding manifest.json)."`
+}
+
+// installExtension runs install_extension.
+func installExtension(ctx context.Context, c *Call, args *installExtensionArgs) error {
+	id, err := loadUnpacked(ctx, c, args.Path)
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("Extension installed. Id: %s", id)
+	return nil
+}
+
+// listExtensions runs list_extensions.
+func listExtensions(ctx context.Context, c *Call, _ *noArgs) error {
+	exts, err := extensions(ctx, c)
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("## Extensions")
+	if len(exts) == 0 {
+		c.Resp.Linef("No extensions installed.")
+	}
+	for _, e := range exts {
+		state := "Enabled"
+		if !e.Enabled {
+			state = "Disabled"
+		}
+		c.Resp.Linef("id=%s %q v%s %s", e.ID, e.Name, e.Version, state)
+	}
+	return nil
+}
+
+// reloadExtensionArgs are reload_extension's arguments.
+type reloadExtensionArgs struct {
+	ID string `json:"id" jsonschema:"Id of the extension to reload (see list_extensions)."`
+}
+
+// reloadExtension runs reload_extension.
+func reloadExtension(ctx context.Context, c *Call, args *reloadExtensionArgs) error {
+	e, err := extension(ctx, c, args.ID)
+	if err != nil {
+		return err
+	}
+	if err := extensionsCall(ctx, c, "Extensions.uninstall", cdp.ExtensionIDParams{ID: e.ID}, nil); err != nil {
+		return err
+	}
+	id, err := loadUnpacked(ctx, c, e.Path)
+	if err != nil {
+		return fmt.Errorf("extension %s was uninstalled but could not be loaded again; fix it and call install_extension with %s: %w", e.ID, e.Path, err)
+	}
+	c.Resp.Linef("Extension reloaded. Id: %s", id)
+	return nil
+}
+
+// triggerExtensionActionArgs are trigger_extension_action's arguments.
+type triggerExtensionActionArgs struct {
+	ID string `json:"id" jsonschema:"Id of the extension whose action to run (see list_extensions)."`
+}
+
+// triggerExtensionAction runs trigger_extension_action.
+func triggerExtensionAction(ctx context.Context, c *Call, args *triggerExtensionActionArgs) error {
+	if _, err := extension(ctx, c, args.ID); err != nil {
+		return err
+	}
+	p, err := c.Browser.SelectedOrNew(ctx)
+	if err != nil {
+		return err
+	}
+	tab, err := tabOf(ctx, c.Browser.Conn(), p.Info())
+	if err != nil {
+		return fmt.Errorf("find the tab of page %d: %w", p.ID, err)
+	}
+	params := cdp.ExtensionsTriggerActionParams{ID: args.ID, TargetID: tab}
+	if err := extensionsCall(ctx, c, "Extensions.triggerAction", params, nil); err != nil {
+		return err
+	}
+	c.Resp.Linef("Extension action triggered for id %s on page %d.", args.ID, p.ID)
+	return nil
+}
+
+// uninstallExtensionArgs are uninstall_extension's arguments.
+type uninstallExtensionArgs struct {
+	ID string `json:"id" jsonschema:"Id of the extension to uninstall (see list_extensions)."`
+}
+
+// uninstallExtension runs uninstall_extension.
+func uninstallExtension(ctx context.Context, c *Call, args *uninstallExtensionArgs) error {
+	if _, err := extension(ctx, c, args.ID); err != nil {
+		return err
+	}
+	if err := extensionsCall(ctx, c, "Extensions.uninstall", cdp.ExtensionIDParams{ID: args.ID}, nil); err != nil {
+		return err
+	}
+	c.Resp.Linef("Extension uninstalled. Id: %s", args.ID)
+	return nil
 }
 
 // loadUnpacked installs the extension in dir and returns its id.

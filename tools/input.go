@@ -54,164 +54,224 @@ func inputTools() []*Tool {
 		define(Tool{
 			Name: "click", Description: "Clicks an element (by snapshot uid) at the centre of its visible box, and waits for what the click caused.",
 			Category: CategoryInput, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			UID             string `json:"uid" jsonschema:"uid of the element from the snapshot."`
-			DblClick        bool   `json:"dblClick,omitempty" jsonschema:"Double-click instead."`
-			IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the click."`
-		}) error {
-			e, err := c.Page.Element(ctx, args.UID)
-			if err != nil {
-				return err
-			}
-			done := "Successfully clicked on the element."
-			if args.DblClick {
-				done = "Successfully double clicked on the element."
-			}
-			return act(ctx, c, args.IncludeSnapshot, done, func(ctx context.Context) error { return c.Page.Click(ctx, e, args.DblClick) })
-		}),
+		}, click),
 		define(Tool{
 			Name: "click_at", Description: "Clicks at page coordinates (CSS pixels of the viewport), as seen on a screenshot.",
 			Category: CategoryInput, Scope: ScopePage, Condition: ConditionExperimentalVision,
-		}, func(ctx context.Context, c *Call, args *struct {
-			X               float64 `json:"x" jsonschema:"x coordinate."`
-			Y               float64 `json:"y" jsonschema:"y coordinate."`
-			DblClick        bool    `json:"dblClick,omitempty" jsonschema:"Double-click instead."`
-			IncludeSnapshot bool    `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the click."`
-		}) error {
-			return act(ctx, c, args.IncludeSnapshot, "Successfully clicked at the coordinates.", func(ctx context.Context) error {
-				return c.Page.ClickAt(ctx, args.X, args.Y, args.DblClick)
-			})
-		}),
+		}, clickAt),
 		define(Tool{
 			Name: "hover", Description: "Moves the mouse over an element.",
 			Category: CategoryInput, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			UID             string `json:"uid" jsonschema:"uid of the element from the snapshot."`
-			IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after hovering."`
-		}) error {
-			e, err := c.Page.Element(ctx, args.UID)
-			if err != nil {
-				return err
-			}
-			return act(ctx, c, args.IncludeSnapshot, "Successfully hovered over the element.", func(ctx context.Context) error { return c.Page.Hover(ctx, e) })
-		}),
+		}, hover),
 		define(Tool{
 			Name: "drag", Description: "Drags an element onto another (mouse drag and HTML5 drag and drop).",
 			Category: CategoryInput, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			FromUID         string `json:"from_uid" jsonschema:"uid of the element to drag."`
-			ToUID           string `json:"to_uid" jsonschema:"uid of the element to drop onto."`
-			IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the drop."`
-		}) error {
-			from, err := c.Page.Element(ctx, args.FromUID)
-			if err != nil {
-				return err
-			}
-			to, err := c.Page.Element(ctx, args.ToUID)
-			if err != nil {
-				return err
-			}
-			return act(ctx, c, args.IncludeSnapshot, "Successfully dragged the element.", func(ctx context.Context) error { return c.Page.Drag(ctx, from, to) })
-		}),
+		}, drag),
 		define(Tool{
 			Name: "fill", Description: "Types a value into a text field or contenteditable, picks a select option (label or value), or sets a checkbox/radio (\"true\"/\"false\").",
 			Category: CategoryInput, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			UID             string `json:"uid" jsonschema:"uid of the element from the snapshot."`
-			Value           string `json:"value" jsonschema:"Value to fill in."`
-			IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after filling."`
-		}) error {
-			e, err := c.Page.Element(ctx, args.UID)
-			if err != nil {
-				return err
-			}
-			return act(ctx, c, args.IncludeSnapshot, "Successfully filled out the element.", func(ctx context.Context) error { return c.Page.Fill(ctx, e, args.Value) })
-		}),
+		}, fill),
 		define(Tool{
 			Name: "fill_form", Description: "Fills several form elements at once, as fill does for each.",
 			Category: CategoryInput, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			Elements        []FormField `json:"elements" jsonschema:"Fields to fill, in order."`
-			IncludeSnapshot bool        `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after filling."`
-		}) error {
-			if len(args.Elements) == 0 {
-				return fmt.Errorf("fill_form needs at least one element {uid, value}")
-			}
-			elems := make([]*browser.Element, len(args.Elements))
-			for i, f := range args.Elements {
-				e, err := c.Page.Element(ctx, f.UID)
-				if err != nil {
-					return err
-				}
-				elems[i] = e
-			}
-			return act(ctx, c, args.IncludeSnapshot, "Successfully filled out the form.", func(ctx context.Context) error {
-				for i, e := range elems {
-					if err := c.Page.Fill(ctx, e, args.Elements[i].Value); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		}),
+		}, fillForm),
 		define(Tool{
 			Name: "type_text", Description: "Types text key by key into the focused element, then optionally presses a submit key.",
 			Category: CategoryInput, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			Text      string `json:"text" jsonschema:"Text to type."`
-			SubmitKey string `json:"submitKey,omitempty" jsonschema:"Key to press after typing, e.g. Enter or Tab."`
-		}) error {
-			return act(ctx, c, false, fmt.Sprintf("Typed %d characters.", len([]rune(args.Text))), func(ctx context.Context) error {
-				if err := c.Page.TypeText(ctx, args.Text); err != nil {
-					return err
-				}
-				if args.SubmitKey != "" {
-					return c.Page.PressKey(ctx, args.SubmitKey)
-				}
-				return nil
-			})
-		}),
+		}, typeText),
 		define(Tool{
 			Name: "press_key", Description: "Presses a key or combination, e.g. Enter, Tab, Control+A, Control+Shift+R, Control++.",
 			Category: CategoryInput, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			Key             string `json:"key" jsonschema:"Key or combination: modifiers (Control, Shift, Alt, Meta) joined by + with the key last."`
-			IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the key press."`
-		}) error {
-			return act(ctx, c, args.IncludeSnapshot, "Successfully pressed key: "+args.Key, func(ctx context.Context) error { return c.Page.PressKey(ctx, args.Key) })
-		}),
+		}, pressKey),
 		define(Tool{
 			Name: "upload_file", Description: "Uploads local files through a file input, or the file chooser an element opens.",
 			Category: CategoryInput, Scope: ScopePage, Paths: []string{"filePaths"},
-		}, func(ctx context.Context, c *Call, args *struct {
-			UID             string   `json:"uid" jsonschema:"uid of the file input, or of the element that opens a file chooser."`
-			FilePaths       []string `json:"filePaths" jsonschema:"Local paths of the files to upload."`
-			IncludeSnapshot bool     `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the upload."`
-		}) error {
-			if len(args.FilePaths) == 0 {
-				return fmt.Errorf("upload_file needs at least one path in filePaths")
-			}
-			e, err := c.Page.Element(ctx, args.UID)
-			if err != nil {
-				return err
-			}
-			return act(ctx, c, args.IncludeSnapshot, fmt.Sprintf("Uploaded %d file(s).", len(args.FilePaths)), func(ctx context.Context) error {
-				return c.Page.Upload(ctx, e, args.FilePaths)
-			})
-		}),
+		}, uploadFile),
 		define(Tool{
 			Name: "handle_dialog", Description: "Accepts or dismisses the open alert, confirm, prompt or beforeunload dialog.",
 			Category: CategoryInput, Scope: ScopePage, IgnoresDialog: true,
-		}, func(ctx context.Context, c *Call, args *struct {
-			Action     string `json:"action" enum:"accept,dismiss" jsonschema:"accept or dismiss."`
-			PromptText string `json:"promptText,omitempty" jsonschema:"Text to answer a prompt with."`
-		}) error {
-			d, err := c.Page.HandleDialog(ctx, args.Action == "accept", args.PromptText)
-			if err != nil {
+		}, handleDialog),
+	}
+}
+
+// clickArgs are click's arguments.
+type clickArgs struct {
+	UID             string `json:"uid" jsonschema:"uid of the element from the snapshot."`
+	DblClick        bool   `json:"dblClick,omitempty" jsonschema:"Double-click instead."`
+	IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the click."`
+}
+
+// click runs click.
+func click(ctx context.Context, c *Call, args *clickArgs) error {
+	e, err := c.Page.Element(ctx, args.UID)
+	if err != nil {
+		return err
+	}
+	done := "Successfully clicked on the element."
+	if args.DblClick {
+		done = "Successfully double clicked on the element."
+	}
+	return act(ctx, c, args.IncludeSnapshot, done, func(ctx context.Context) error { return c.Page.Click(ctx, e, args.DblClick) })
+}
+
+// clickAtArgs are click_at's arguments.
+type clickAtArgs struct {
+	X               float64 `json:"x" jsonschema:"x coordinate."`
+	Y               float64 `json:"y" jsonschema:"y coordinate."`
+	DblClick        bool    `json:"dblClick,omitempty" jsonschema:"Double-click instead."`
+	IncludeSnapshot bool    `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the click."`
+}
+
+// clickAt runs click_at.
+func clickAt(ctx context.Context, c *Call, args *clickAtArgs) error {
+	return act(ctx, c, args.IncludeSnapshot, "Successfully clicked at the coordinates.", func(ctx context.Context) error {
+		return c.Page.ClickAt(ctx, args.X, args.Y, args.DblClick)
+	})
+}
+
+// hoverArgs are hover's arguments.
+type hoverArgs struct {
+	UID             string `json:"uid" jsonschema:"uid of the element from the snapshot."`
+	IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after hovering."`
+}
+
+// hover runs hover.
+func hover(ctx context.Context, c *Call, args *hoverArgs) error {
+	e, err := c.Page.Element(ctx, args.UID)
+	if err != nil {
+		return err
+	}
+	return act(ctx, c, args.IncludeSnapshot, "Successfully hovered over the element.", func(ctx context.Context) error { return c.Page.Hover(ctx, e) })
+}
+
+// dragArgs are drag's arguments.
+type dragArgs struct {
+	FromUID         string `json:"from_uid" jsonschema:"uid of the element to drag."`
+	ToUID           string `json:"to_uid" jsonschema:"uid of the element to drop onto."`
+	IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the drop."`
+}
+
+// drag runs drag.
+func drag(ctx context.Context, c *Call, args *dragArgs) error {
+	from, err := c.Page.Element(ctx, args.FromUID)
+	if err != nil {
+		return err
+	}
+	to, err := c.Page.Element(ctx, args.ToUID)
+	if err != nil {
+		return err
+	}
+	return act(ctx, c, args.IncludeSnapshot, "Successfully dragged the element.", func(ctx context.Context) error { return c.Page.Drag(ctx, from, to) })
+}
+
+// fillArgs are fill's arguments.
+type fillArgs struct {
+	UID             string `json:"uid" jsonschema:"uid of the element from the snapshot."`
+	Value           string `json:"value" jsonschema:"Value to fill in."`
+	IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after filling."`
+}
+
+// fill runs fill.
+func fill(ctx context.Context, c *Call, args *fillArgs) error {
+	e, err := c.Page.Element(ctx, args.UID)
+	if err != nil {
+		return err
+	}
+	return act(ctx, c, args.IncludeSnapshot, "Successfully filled out the element.", func(ctx context.Context) error { return c.Page.Fill(ctx, e, args.Value) })
+}
+
+// fillFormArgs are fill_form's arguments.
+type fillFormArgs struct {
+	Elements        []FormField `json:"elements" jsonschema:"Fields to fill, in order."`
+	IncludeSnapshot bool        `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after filling."`
+}
+
+// fillForm runs fill_form.
+func fillForm(ctx context.Context, c *Call, args *fillFormArgs) error {
+	if len(args.Elements) == 0 {
+		return fmt.Errorf("fill_form needs at least one element {uid, value}")
+	}
+	elems := make([]*browser.Element, len(args.Elements))
+	for i, f := range args.Elements {
+		e, err := c.Page.Element(ctx, f.UID)
+		if err != nil {
+			return err
+		}
+		elems[i] = e
+	}
+	return act(ctx, c, args.IncludeSnapshot, "Successfully filled out the form.", func(ctx context.Context) error {
+		for i, e := range elems {
+			if err := c.Page.Fill(ctx, e, args.Elements[i].Value); err != nil {
 				return err
 			}
-			c.Resp.Linef("Successfully %sed the %s dialog %q.", args.Action, d.Type, d.Message)
-			return nil
-		}),
+		}
+		return nil
+	})
+}
+
+// typeTextArgs are type_text's arguments.
+type typeTextArgs struct {
+	Text      string `json:"text" jsonschema:"Text to type."`
+	SubmitKey string `json:"submitKey,omitempty" jsonschema:"Key to press after typing, e.g. Enter or Tab."`
+}
+
+// typeText runs type_text.
+func typeText(ctx context.Context, c *Call, args *typeTextArgs) error {
+	return act(ctx, c, false, fmt.Sprintf("Typed %d characters.", len([]rune(args.Text))), func(ctx context.Context) error {
+		if err := c.Page.TypeText(ctx, args.Text); err != nil {
+			return err
+		}
+		if args.SubmitKey != "" {
+			return c.Page.PressKey(ctx, args.SubmitKey)
+		}
+		return nil
+	})
+}
+
+// pressKeyArgs are press_key's arguments.
+type pressKeyArgs struct {
+	Key             string `json:"key" jsonschema:"Key or combination: modifiers (Control, Shift, Alt, Meta) joined by + with the key last."`
+	IncludeSnapshot bool   `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the key press."`
+}
+
+// pressKey runs press_key.
+func pressKey(ctx context.Context, c *Call, args *pressKeyArgs) error {
+	return act(ctx, c, args.IncludeSnapshot, "Successfully pressed key: "+args.Key, func(ctx context.Context) error { return c.Page.PressKey(ctx, args.Key) })
+}
+
+// uploadFileArgs are upload_file's arguments.
+type uploadFileArgs struct {
+	UID             string   `json:"uid" jsonschema:"uid of the file input, or of the element that opens a file chooser."`
+	FilePaths       []string `json:"filePaths" jsonschema:"Local paths of the files to upload."`
+	IncludeSnapshot bool     `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the upload."`
+}
+
+// uploadFile runs upload_file.
+func uploadFile(ctx context.Context, c *Call, args *uploadFileArgs) error {
+	if len(args.FilePaths) == 0 {
+		return fmt.Errorf("upload_file needs at least one path in filePaths")
 	}
+	e, err := c.Page.Element(ctx, args.UID)
+	if err != nil {
+		return err
+	}
+	return act(ctx, c, args.IncludeSnapshot, fmt.Sprintf("Uploaded %d file(s).", len(args.FilePaths)), func(ctx context.Context) error {
+		return c.Page.Upload(ctx, e, args.FilePaths)
+	})
+}
+
+// handleDialogArgs are handle_dialog's arguments.
+type handleDialogArgs struct {
+	Action     string `json:"action" enum:"accept,dismiss" jsonschema:"accept or dismiss."`
+	PromptText string `json:"promptText,omitempty" jsonschema:"Text to answer a prompt with."`
+}
+
+// handleDialog runs handle_dialog.
+func handleDialog(ctx context.Context, c *Call, args *handleDialogArgs) error {
+	d, err := c.Page.HandleDialog(ctx, args.Action == "accept", args.PromptText)
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("Successfully %sed the %s dialog %q.", args.Action, d.Type, d.Message)
+	return nil
 }

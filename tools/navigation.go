@@ -64,121 +64,154 @@ func navigationTools() []*Tool {
 		define(Tool{
 			Name: "list_pages", Description: "Lists the pages open in the browser; the selected one is marked.",
 			Category: CategoryNavigation, ReadOnly: true, Scope: ScopeBrowser,
-		}, func(ctx context.Context, c *Call, _ *struct{}) error {
-			c.Resp.IncludePages()
-			c.Resp.IncludePageTools()
-			return nil
-		}),
+		}, listPages),
 		define(Tool{
 			Name: "select_page", Description: "Selects the page that later tool calls act on by default.",
 			Category: CategoryNavigation, ReadOnly: true, Scope: ScopeBrowser,
-		}, func(ctx context.Context, c *Call, args *struct {
-			PageID       float64 `json:"pageId" jsonschema:"The page to select (see list_pages)."`
-			BringToFront bool    `json:"bringToFront,omitempty" jsonschema:"Also focus the page and bring it to the top."`
-		}) error {
-			p, err := pageByID(c.Browser, args.PageID)
-			if err != nil {
-				return err
-			}
-			c.Browser.Select(p)
-			c.Resp.IncludePages()
-			c.Resp.IncludePageTools()
-			if args.BringToFront {
-				return c.Browser.BringToFront(ctx, p)
-			}
-			return nil
-		}),
+		}, selectPage),
 		define(Tool{
 			Name: "close_page", Description: "Closes a page. The last open page cannot be closed.",
 			Category: CategoryNavigation, Scope: ScopeBrowser,
-		}, func(ctx context.Context, c *Call, args *struct {
-			PageID float64 `json:"pageId" jsonschema:"The page to close (see list_pages)."`
-		}) error {
-			c.Resp.IncludePages()
-			c.Resp.IncludePageTools()
-			p, err := pageByID(c.Browser, args.PageID)
-			if err != nil {
-				return err
-			}
-			if c.Server.browser.Attached() && !p.Owned() && !c.Server.opts.Guard.CloseUserTabs {
-				return fmt.Errorf("page %d is one of your own tabs, not opened by the agent; close it yourself, or start the server with --allowCloseUserTabs", p.ID)
-			}
-			return c.Browser.ClosePage(ctx, p)
-		}),
+		}, closePage),
 		define(Tool{
 			Name: "new_page", Description: "Opens a new tab, loads a URL in it and selects it.",
 			Category: CategoryNavigation, Scope: ScopeBrowser,
-		}, func(ctx context.Context, c *Call, args *struct {
-			URL             string `json:"url" jsonschema:"URL to load in the new page."`
-			Background      bool   `json:"background,omitempty" jsonschema:"Open without bringing it to the front."`
-			IsolatedContext string `json:"isolatedContext,omitempty" jsonschema:"Name of an isolated browser context: pages with the same name share cookies and storage, different names share nothing."`
-			Timeout         int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
-		}) error {
-			c.Resp.IncludePages()
-			c.Resp.IncludePageTools()
-			ctx, cancel := withTimeout(ctx, args.Timeout, 1)
-			defer cancel()
-			p, err := c.Browser.NewPage(ctx, args.IsolatedContext, args.Background)
-			if err != nil {
-				return err
-			}
-			unlock, err := p.Lock(ctx)
-			if err != nil {
-				return err
-			}
-			defer unlock()
-			c.Page = p
-			res, err := p.Navigate(ctx, browser.Navigation{URL: args.URL})
-			return reportNavigation(c, res, err, fmt.Sprintf("Opened page %d.", p.ID))
-		}),
+		}, newPage),
 		define(Tool{
 			Name: "navigate_page", Description: "Loads a URL in the page, or goes back, forward, or reloads; waits for the load.",
 			Category: CategoryNavigation, Scope: ScopePage, AllowCrashed: true,
-		}, func(ctx context.Context, c *Call, args *struct {
-			Type               string `json:"type,omitempty" enum:"url,back,forward,reload" jsonschema:"url (default when url is given), back, forward or reload."`
-			URL                string `json:"url,omitempty" jsonschema:"URL to load (type url)."`
-			IgnoreCache        bool   `json:"ignoreCache,omitempty" jsonschema:"Reload without the HTTP cache."`
-			HandleBeforeUnload string `json:"handleBeforeUnload,omitempty" enum:"accept,dismiss" jsonschema:"Answer to a 'leave site?' dialog; default accept."`
-			InitScript         string `json:"initScript,omitempty" jsonschema:"JavaScript run before any page script, for the next document only."`
-			Timeout            int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
-		}) error {
-			c.Resp.IncludePages()
-			c.Resp.IncludePageTools()
-			nav := browser.Navigation{Type: args.Type, URL: args.URL, IgnoreCache: args.IgnoreCache,
-				DismissBeforeUnload: args.HandleBeforeUnload == "dismiss", InitScript: args.InitScript}
-			switch {
-			case nav.Type == "" && nav.URL == "":
-				return errors.New("navigate_page needs a url, or a type: back, forward or reload")
-			case (nav.Type == "" || nav.Type == "url") && nav.URL == "":
-				return errors.New("navigate_page type=url needs a url")
-			}
-			ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
-			defer cancel()
-			res, err := c.Page.Navigate(ctx, nav)
-			done := map[string]string{
-				"": "Navigated to %s.", "url": "Navigated to %s.", "back": "Went back to %s.",
-				"forward": "Went forward to %s.", "reload": "Reloaded %s.",
-			}[nav.Type]
-			return reportNavigation(c, res, err, fmt.Sprintf(done, c.Page.Info().URL))
-		}),
+		}, navigatePage),
 		define(Tool{
 			Name: "wait_for", Description: "Waits until any of the given texts appears on the page.",
 			Category: CategoryNavigation, ReadOnly: true, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			Text    []string `json:"text" jsonschema:"Texts to wait for; resolves when any one appears."`
-			Timeout int      `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
-		}) error {
-			if len(args.Text) == 0 {
-				return errors.New("wait_for needs at least one text")
-			}
-			ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
-			defer cancel()
-			found, err := c.Page.WaitForText(ctx, args.Text)
-			if err != nil {
-				return err
-			}
-			c.Resp.Linef("Found %q on the page.", found)
-			return nil
-		}),
+		}, waitFor),
 	}
+}
+
+// listPages runs list_pages.
+func listPages(ctx context.Context, c *Call, _ *noArgs) error {
+	c.Resp.IncludePages()
+	c.Resp.IncludePageTools()
+	return nil
+}
+
+// selectPageArgs are select_page's arguments.
+type selectPageArgs struct {
+	PageID       float64 `json:"pageId" jsonschema:"The page to select (see list_pages)."`
+	BringToFront bool    `json:"bringToFront,omitempty" jsonschema:"Also focus the page and bring it to the top."`
+}
+
+// selectPage runs select_page.
+func selectPage(ctx context.Context, c *Call, args *selectPageArgs) error {
+	p, err := pageByID(c.Browser, args.PageID)
+	if err != nil {
+		return err
+	}
+	c.Browser.Select(p)
+	c.Resp.IncludePages()
+	c.Resp.IncludePageTools()
+	if args.BringToFront {
+		return c.Browser.BringToFront(ctx, p)
+	}
+	return nil
+}
+
+// closePageArgs are close_page's arguments.
+type closePageArgs struct {
+	PageID float64 `json:"pageId" jsonschema:"The page to close (see list_pages)."`
+}
+
+// closePage runs close_page.
+func closePage(ctx context.Context, c *Call, args *closePageArgs) error {
+	c.Resp.IncludePages()
+	c.Resp.IncludePageTools()
+	p, err := pageByID(c.Browser, args.PageID)
+	if err != nil {
+		return err
+	}
+	if c.Server.browser.Attached() && !p.Owned() && !c.Server.opts.Guard.CloseUserTabs {
+		return fmt.Errorf("page %d is one of your own tabs, not opened by the agent; close it yourself, or start the server with --allowCloseUserTabs", p.ID)
+	}
+	return c.Browser.ClosePage(ctx, p)
+}
+
+// newPageArgs are new_page's arguments.
+type newPageArgs struct {
+	URL             string `json:"url" jsonschema:"URL to load in the new page."`
+	Background      bool   `json:"background,omitempty" jsonschema:"Open without bringing it to the front."`
+	IsolatedContext string `json:"isolatedContext,omitempty" jsonschema:"Name of an isolated browser context: pages with the same name share cookies and storage, different names share nothing."`
+	Timeout         int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
+}
+
+// newPage runs new_page.
+func newPage(ctx context.Context, c *Call, args *newPageArgs) error {
+	c.Resp.IncludePages()
+	c.Resp.IncludePageTools()
+	ctx, cancel := withTimeout(ctx, args.Timeout, 1)
+	defer cancel()
+	p, err := c.Browser.NewPage(ctx, args.IsolatedContext, args.Background)
+	if err != nil {
+		return err
+	}
+	unlock, err := p.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	c.Page = p
+	res, err := p.Navigate(ctx, browser.Navigation{URL: args.URL})
+	return reportNavigation(c, res, err, fmt.Sprintf("Opened page %d.", p.ID))
+}
+
+// navigatePageArgs are navigate_page's arguments.
+type navigatePageArgs struct {
+	Type               string `json:"type,omitempty" enum:"url,back,forward,reload" jsonschema:"url (default when url is given), back, forward or reload."`
+	URL                string `json:"url,omitempty" jsonschema:"URL to load (type url)."`
+	IgnoreCache        bool   `json:"ignoreCache,omitempty" jsonschema:"Reload without the HTTP cache."`
+	HandleBeforeUnload string `json:"handleBeforeUnload,omitempty" enum:"accept,dismiss" jsonschema:"Answer to a 'leave site?' dialog; default accept."`
+	InitScript         string `json:"initScript,omitempty" jsonschema:"JavaScript run before any page script, for the next document only."`
+	Timeout            int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
+}
+
+// navigatePage runs navigate_page.
+func navigatePage(ctx context.Context, c *Call, args *navigatePageArgs) error {
+	c.Resp.IncludePages()
+	c.Resp.IncludePageTools()
+	nav := browser.Navigation{Type: args.Type, URL: args.URL, IgnoreCache: args.IgnoreCache,
+		DismissBeforeUnload: args.HandleBeforeUnload == "dismiss", InitScript: args.InitScript}
+	switch {
+	case nav.Type == "" && nav.URL == "":
+		return errors.New("navigate_page needs a url, or a type: back, forward or reload")
+	case (nav.Type == "" || nav.Type == "url") && nav.URL == "":
+		return errors.New("navigate_page type=url needs a url")
+	}
+	ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
+	defer cancel()
+	res, err := c.Page.Navigate(ctx, nav)
+	done := map[string]string{
+		"": "Navigated to %s.", "url": "Navigated to %s.", "back": "Went back to %s.",
+		"forward": "Went forward to %s.", "reload": "Reloaded %s.",
+	}[nav.Type]
+	return reportNavigation(c, res, err, fmt.Sprintf(done, c.Page.Info().URL))
+}
+
+// waitForArgs are wait_for's arguments.
+type waitForArgs struct {
+	Text    []string `json:"text" jsonschema:"Texts to wait for; resolves when any one appears."`
+	Timeout int      `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
+}
+
+// waitFor runs wait_for.
+func waitFor(ctx context.Context, c *Call, args *waitForArgs) error {
+	if len(args.Text) == 0 {
+		return errors.New("wait_for needs at least one text")
+	}
+	ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
+	defer cancel()
+	found, err := c.Page.WaitForText(ctx, args.Text)
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("Found %q on the page.", found)
+	return nil
 }

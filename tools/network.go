@@ -23,78 +23,90 @@ func networkTools() []*Tool {
 		define(Tool{
 			Name: "list_network_requests", Description: "Lists the page's network requests since the last navigation.",
 			Category: CategoryNetwork, ReadOnly: true, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			pageArgs
-			ResourceTypes            []string `json:"resourceTypes,omitempty" enum:"document,stylesheet,image,media,font,script,texttrack,xhr,fetch,prefetch,eventsource,websocket,manifest,signedexchange,ping,cspviolationreport,preflight,fedcm,other" jsonschema:"Only requests of these types."`
-			IncludePreservedRequests bool     `json:"includePreservedRequests,omitempty" jsonschema:"Also the requests of the last 3 navigations."`
-		}) error {
-			if _, err := c.Page.Session(ctx); err != nil { // collecting starts on attach
-				return err
-			}
-			reqs := slices.DeleteFunc(c.Page.Requests(args.IncludePreservedRequests), func(r *browser.Request) bool {
-				return len(args.ResourceTypes) > 0 && !slices.Contains(args.ResourceTypes, r.ResourceType)
-			})
-			c.Resp.Linef("## Network requests")
-			if len(reqs) == 0 {
-				c.Resp.Linef("No requests found.")
-				return nil
-			}
-			shown, err := paginate(c, reqs, args.pageArgs)
-			if err != nil {
-				return err
-			}
-			for _, r := range shown {
-				c.Resp.Linef("%s", requestLine(r))
-			}
-			return nil
-		}),
+		}, listNetworkRequests),
 		define(Tool{
 			Name: "get_network_request", Description: "Shows a request's headers and bodies (the latest document request when reqid is omitted).",
 			Category: CategoryNetwork, Scope: ScopePage, Paths: []string{"requestFilePath", "responseFilePath"},
-		}, func(ctx context.Context, c *Call, args *struct {
-			ReqID            float64 `json:"reqid,omitempty" jsonschema:"reqid from list_network_requests; omitted: the latest document request."`
-			RequestFilePath  string  `json:"requestFilePath,omitempty" jsonschema:"Save the request body to this file instead of showing it."`
-			ResponseFilePath string  `json:"responseFilePath,omitempty" jsonschema:"Save the response body to this file instead of showing it."`
-		}) error {
-			if _, err := c.Page.Session(ctx); err != nil {
-				return err
-			}
-			r, err := c.Page.Request(int(args.ReqID))
-			if err != nil {
-				return err
-			}
-			redact := c.Server.opts.RedactHeaders
-			c.Resp.Linef("## Request %s", r.URL)
-			c.Resp.Linef("Status: %s", r.State())
-			c.Resp.Linef("### Request Headers")
-			writeHeaders(c, r.RequestHeaders, redact)
-			if r.HasPostData {
-				body, err := c.Page.RequestBody(ctx, r)
-				c.Resp.Linef("### Request Body")
-				writeBody(c, body, false, err, args.RequestFilePath)
-			}
-			if r.ResponseHeaders != nil {
-				c.Resp.Linef("### Response Headers")
-				writeHeaders(c, r.ResponseHeaders, redact)
-			}
-			if r.Finished && r.Failure == "" {
-				body, binary, err := c.Page.ResponseBody(ctx, r)
-				c.Resp.Linef("### Response Body")
-				writeBody(c, body, binary, err, args.ResponseFilePath)
-			}
-			if r.Failure != "" {
-				c.Resp.Linef("### Request failed with")
-				c.Resp.Linef("%s", r.Failure)
-			}
-			if len(r.Redirects) > 0 {
-				c.Resp.Linef("### Redirect chain")
-				for _, hop := range r.Redirects {
-					c.Resp.Linef("%s %s [%d]", hop.Method, hop.URL, hop.Status)
-				}
-			}
-			return nil
-		}),
+		}, getNetworkRequest),
 	}
+}
+
+// listNetworkRequestsArgs are list_network_requests's arguments.
+type listNetworkRequestsArgs struct {
+	pageArgs
+	ResourceTypes            []string `json:"resourceTypes,omitempty" enum:"document,stylesheet,image,media,font,script,texttrack,xhr,fetch,prefetch,eventsource,websocket,manifest,signedexchange,ping,cspviolationreport,preflight,fedcm,other" jsonschema:"Only requests of these types."`
+	IncludePreservedRequests bool     `json:"includePreservedRequests,omitempty" jsonschema:"Also the requests of the last 3 navigations."`
+}
+
+// listNetworkRequests runs list_network_requests.
+func listNetworkRequests(ctx context.Context, c *Call, args *listNetworkRequestsArgs) error {
+	if _, err := c.Page.Session(ctx); err != nil { // collecting starts on attach
+		return err
+	}
+	reqs := slices.DeleteFunc(c.Page.Requests(args.IncludePreservedRequests), func(r *browser.Request) bool {
+		return len(args.ResourceTypes) > 0 && !slices.Contains(args.ResourceTypes, r.ResourceType)
+	})
+	c.Resp.Linef("## Network requests")
+	if len(reqs) == 0 {
+		c.Resp.Linef("No requests found.")
+		return nil
+	}
+	shown, err := paginate(c, reqs, args.pageArgs)
+	if err != nil {
+		return err
+	}
+	for _, r := range shown {
+		c.Resp.Linef("%s", requestLine(r))
+	}
+	return nil
+}
+
+// getNetworkRequestArgs are get_network_request's arguments.
+type getNetworkRequestArgs struct {
+	ReqID            float64 `json:"reqid,omitempty" jsonschema:"reqid from list_network_requests; omitted: the latest document request."`
+	RequestFilePath  string  `json:"requestFilePath,omitempty" jsonschema:"Save the request body to this file instead of showing it."`
+	ResponseFilePath string  `json:"responseFilePath,omitempty" jsonschema:"Save the response body to this file instead of showing it."`
+}
+
+// getNetworkRequest runs get_network_request.
+func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs) error {
+	if _, err := c.Page.Session(ctx); err != nil {
+		return err
+	}
+	r, err := c.Page.Request(int(args.ReqID))
+	if err != nil {
+		return err
+	}
+	redact := c.Server.opts.RedactHeaders
+	c.Resp.Linef("## Request %s", r.URL)
+	c.Resp.Linef("Status: %s", r.State())
+	c.Resp.Linef("### Request Headers")
+	writeHeaders(c, r.RequestHeaders, redact)
+	if r.HasPostData {
+		body, err := c.Page.RequestBody(ctx, r)
+		c.Resp.Linef("### Request Body")
+		writeBody(c, body, false, err, args.RequestFilePath)
+	}
+	if r.ResponseHeaders != nil {
+		c.Resp.Linef("### Response Headers")
+		writeHeaders(c, r.ResponseHeaders, redact)
+	}
+	if r.Finished && r.Failure == "" {
+		body, binary, err := c.Page.ResponseBody(ctx, r)
+		c.Resp.Linef("### Response Body")
+		writeBody(c, body, binary, err, args.ResponseFilePath)
+	}
+	if r.Failure != "" {
+		c.Resp.Linef("### Request failed with")
+		c.Resp.Linef("%s", r.Failure)
+	}
+	if len(r.Redirects) > 0 {
+		c.Resp.Linef("### Redirect chain")
+		for _, hop := range r.Redirects {
+			c.Resp.Linef("%s %s [%d]", hop.Method, hop.URL, hop.Status)
+		}
+	}
+	return nil
 }
 
 // requestLine is one line of list_network_requests.

@@ -76,76 +76,94 @@ func performanceTools() []*Tool {
 			Name:        "performance_start_trace",
 			Description: "Records a performance trace of the page (Core Web Vitals: LCP, CLS, INP, and what slows them). By default it reloads the page, stops once the load settled and answers with the summary.",
 			Category:    CategoryPerformance, Scope: ScopePage, Paths: []string{"filePath"},
-		}, func(ctx context.Context, c *Call, args *struct {
-			Reload      optBool `json:"reload,omitempty" jsonschema:"Reload the page once tracing has started (default true), to record its load."`
-			AutoStop    optBool `json:"autoStop,omitempty" jsonschema:"Stop once the load settled and return the summary (default true); false: stop with performance_stop_trace."`
-			IgnoreCache bool    `json:"ignoreCache,omitempty" jsonschema:"Reload bypassing the HTTP cache, as a first visit."`
-			FilePath    string  `json:"filePath,omitempty" jsonschema:"With autoStop: save the raw trace here (.json.gz compressed, .json plain)."`
-		}) error {
-			entry, busy := traces.get(c.Page)
-			if entry.running != nil {
-				return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace first (one trace at a time)", c.Page.ID)
-			}
-			if busy != nil {
-				return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace (pageId %d) first: Chrome records one trace at a time", busy.ID, busy.ID)
-			}
-			tr, err := c.Page.StartTrace(ctx, browser.TraceOptions{ScriptSources: true})
-			if err != nil {
-				return err
-			}
-			traces.update(c.Page, func(e *pageTrace) { e.running = tr })
-			if args.Reload.or(true) {
-				lctx, cancel := context.WithTimeout(ctx, traceLoadTimeout)
-				_, err := c.Page.Navigate(lctx, browser.Navigation{Type: "reload", IgnoreCache: args.IgnoreCache})
-				cancel()
-				if err != nil && !errors.Is(err, browser.ErrNavigationTimeout) {
-					abandon(c.Page, tr)
-					return fmt.Errorf("reload for the trace: %w", err)
-				}
-			}
-			if !args.AutoStop.or(true) {
-				c.Resp.Linef("The performance trace is being recorded. Interact with the page if needed, then call performance_stop_trace to stop it and get the summary.")
-				return nil
-			}
-			if err := c.Page.WaitSettled(ctx, settleQuiet, settleLimit); err != nil {
-				abandon(c.Page, tr)
-				return err
-			}
-			return stopTrace(ctx, c, tr, args.FilePath)
-		}),
+		}, performanceStartTrace),
 		define(Tool{
 			Name:        "performance_stop_trace",
 			Description: "Stops the performance trace running on the page and answers with its summary: metrics and insights per navigation.",
 			Category:    CategoryPerformance, Scope: ScopePage, Paths: []string{"filePath"},
-		}, func(ctx context.Context, c *Call, args *struct {
-			FilePath string `json:"filePath,omitempty" jsonschema:"Save the raw trace to this file: gzip-compressed when it ends in .gz (e.g. trace.json.gz), plain JSON otherwise (trace.json)."`
-		}) error {
-			entry, _ := traces.get(c.Page)
-			if entry.running == nil {
-				return fmt.Errorf("no performance trace is running on page %d; start one with performance_start_trace", c.Page.ID)
-			}
-			return stopTrace(ctx, c, entry.running, args.FilePath)
-		}),
+		}, performanceStopTrace),
 		define(Tool{
 			Name:        "performance_analyze_insight",
 			Description: "Explains one insight of the page's last performance trace in detail: which requests, elements, scripts and times are involved and what to change. Use the insight set ids and insight names the trace summary lists.",
 			Category:    CategoryPerformance, ReadOnly: true, Scope: ScopePage, IgnoresDialog: true,
-		}, func(ctx context.Context, c *Call, args *struct {
-			InsightSetID string `json:"insightSetId" jsonschema:"The insight set, as listed under 'Available insight sets' (e.g. NAVIGATION_0)."`
-			InsightName  string `json:"insightName" jsonschema:"The insight, as listed in its set (e.g. LCPBreakdown, RenderBlocking, DocumentLatency)."`
-		}) error {
-			entry, _ := traces.get(c.Page)
-			if entry.last == nil {
-				return fmt.Errorf("no performance trace was recorded on page %d yet; record one with performance_start_trace", c.Page.ID)
-			}
-			text, err := entry.last.InsightDetails(args.InsightSetID, args.InsightName)
-			if err != nil {
-				return err
-			}
-			c.Resp.Linef("%s", strings.TrimRight(text, "\n"))
-			return nil
-		}),
+		}, performanceAnalyzeInsight),
 	}
+}
+
+// performanceStartTraceArgs are performance_start_trace's arguments.
+type performanceStartTraceArgs struct {
+	Reload      optBool `json:"reload,omitempty" jsonschema:"Reload the page once tracing has started (default true), to record its load."`
+	AutoStop    optBool `json:"autoStop,omitempty" jsonschema:"Stop once the load settled and return the summary (default true); false: stop with performance_stop_trace."`
+	IgnoreCache bool    `json:"ignoreCache,omitempty" jsonschema:"Reload bypassing the HTTP cache, as a first visit."`
+	FilePath    string  `json:"filePath,omitempty" jsonschema:"With autoStop: save the raw trace here (.json.gz compressed, .json plain)."`
+}
+
+// performanceStartTrace runs performance_start_trace.
+func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartTraceArgs) error {
+	entry, busy := traces.get(c.Page)
+	if entry.running != nil {
+		return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace first (one trace at a time)", c.Page.ID)
+	}
+	if busy != nil {
+		return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace (pageId %d) first: Chrome records one trace at a time", busy.ID, busy.ID)
+	}
+	tr, err := c.Page.StartTrace(ctx, browser.TraceOptions{ScriptSources: true})
+	if err != nil {
+		return err
+	}
+	traces.update(c.Page, func(e *pageTrace) { e.running = tr })
+	if args.Reload.or(true) {
+		lctx, cancel := context.WithTimeout(ctx, traceLoadTimeout)
+		_, err := c.Page.Navigate(lctx, browser.Navigation{Type: "reload", IgnoreCache: args.IgnoreCache})
+		cancel()
+		if err != nil && !errors.Is(err, browser.ErrNavigationTimeout) {
+			abandon(c.Page, tr)
+			return fmt.Errorf("reload for the trace: %w", err)
+		}
+	}
+	if !args.AutoStop.or(true) {
+		c.Resp.Linef("The performance trace is being recorded. Interact with the page if needed, then call performance_stop_trace to stop it and get the summary.")
+		return nil
+	}
+	if err := c.Page.WaitSettled(ctx, settleQuiet, settleLimit); err != nil {
+		abandon(c.Page, tr)
+		return err
+	}
+	return stopTrace(ctx, c, tr, args.FilePath)
+}
+
+// performanceStopTraceArgs are performance_stop_trace's arguments.
+type performanceStopTraceArgs struct {
+	FilePath string `json:"filePath,omitempty" jsonschema:"Save the raw trace to this file: gzip-compressed when it ends in .gz (e.g. trace.json.gz), plain JSON otherwise (trace.json)."`
+}
+
+// performanceStopTrace runs performance_stop_trace.
+func performanceStopTrace(ctx context.Context, c *Call, args *performanceStopTraceArgs) error {
+	entry, _ := traces.get(c.Page)
+	if entry.running == nil {
+		return fmt.Errorf("no performance trace is running on page %d; start one with performance_start_trace", c.Page.ID)
+	}
+	return stopTrace(ctx, c, entry.running, args.FilePath)
+}
+
+// performanceAnalyzeInsightArgs are performance_analyze_insight's arguments.
+type performanceAnalyzeInsightArgs struct {
+	InsightSetID string `json:"insightSetId" jsonschema:"The insight set, as listed under 'Available insight sets' (e.g. NAVIGATION_0)."`
+	InsightName  string `json:"insightName" jsonschema:"The insight, as listed in its set (e.g. LCPBreakdown, RenderBlocking, DocumentLatency)."`
+}
+
+// performanceAnalyzeInsight runs performance_analyze_insight.
+func performanceAnalyzeInsight(ctx context.Context, c *Call, args *performanceAnalyzeInsightArgs) error {
+	entry, _ := traces.get(c.Page)
+	if entry.last == nil {
+		return fmt.Errorf("no performance trace was recorded on page %d yet; record one with performance_start_trace", c.Page.ID)
+	}
+	text, err := entry.last.InsightDetails(args.InsightSetID, args.InsightName)
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("%s", strings.TrimRight(text, "\n"))
+	return nil
 }
 
 // abandon stops a trace whose start failed half-way, discarding it.

@@ -19,72 +19,96 @@ func pwaTools() []*Tool {
 	return []*Tool{
 		define(Tool{Name: "get_os_app_state", Description: "Returns the OS integration state (badge count and registered file handlers) of an installed web app, identified by its manifest id.",
 			Category: CategoryPwa, ReadOnly: true, Scope: ScopeBrowser},
-			func(ctx context.Context, c *Call, args *struct {
-				ManifestID string `json:"manifestId" jsonschema:"The web app's manifest id (see install_pwa)."`
-			}) error {
-				var res cdp.PWAGetOsAppStateResult
-				if err := pwaCall(ctx, c, "PWA.getOsAppState", cdp.PWAManifestParams{ManifestID: args.ManifestID}, &res); err != nil {
-					return pwaError("read the OS state of", args.ManifestID, err)
-				}
-				c.Resp.Linef("OS app state for manifest ID: %s", args.ManifestID)
-				c.Resp.Linef("Badge count: %d", res.BadgeCount)
-				handlers, err := json.Marshal(orEmpty(res.FileHandlers))
-				if err != nil {
-					return fmt.Errorf("encode file handlers: %w", err)
-				}
-				c.Resp.Linef("File handlers: %s", handlers)
-				return nil
-			}),
+			getOsAppState),
 		define(Tool{Name: "install_pwa", Description: "Installs a Progressive Web App (PWA) identified by its manifest id, through the PWA CDP domain: no user gesture or install dialog. Such installs open in browser display mode unless displayMode says otherwise.",
 			Category: CategoryPwa, Scope: ScopeBrowser},
-			func(ctx context.Context, c *Call, args *struct {
-				ManifestID            string `json:"manifestId" jsonschema:"The web app's manifest id: the manifest's id member resolved against the manifest URL, or its resolved start_url when id is absent (e.g. https://example.com/)."`
-				InstallURLOrBundleURL string `json:"installUrlOrBundleUrl" jsonschema:"Where to install from: the app's page URL for a normal site; for an Isolated Web App a file:// or http(s):// signed web bundle."`
-				DisplayMode           string `json:"displayMode,omitempty" enum:"standalone,browser" jsonschema:"Display mode to set after install: standalone opens the app in its own window, browser as a tab. Default: browser."`
-			}) error {
-				params := cdp.PWAInstallParams{ManifestID: args.ManifestID, InstallURLOrBundleURL: args.InstallURLOrBundleURL}
-				if err := pwaCall(ctx, c, "PWA.install", params, nil); err != nil {
-					return pwaError("install", args.ManifestID, err)
-				}
-				c.Resp.Linef("Installed PWA with manifest ID: %s", args.ManifestID)
-				if args.DisplayMode == "" {
-					return nil
-				}
-				settings := cdp.PWAChangeAppUserSettingsParams{ManifestID: args.ManifestID, DisplayMode: args.DisplayMode}
-				if err := pwaCall(ctx, c, "PWA.changeAppUserSettings", settings, nil); err != nil {
-					return pwaError("set the display mode of", args.ManifestID, err)
-				}
-				c.Resp.Linef("Display mode set to: %s", args.DisplayMode)
-				return nil
-			}),
+			installPwa),
 		define(Tool{Name: "launch_pwa", Description: "Launches an installed Progressive Web App in its saved display mode, at its start URL or at url within the app. The app's page is added to the page list.",
 			Category: CategoryPwa, Scope: ScopeBrowser},
-			func(ctx context.Context, c *Call, args *struct {
-				ManifestID string `json:"manifestId" jsonschema:"The web app's manifest id (see install_pwa)."`
-				URL        string `json:"url,omitempty" jsonschema:"A URL within the app to open instead of its start URL."`
-			}) error {
-				p, err := launchPWA(ctx, c.Browser, cdp.PWALaunchParams{ManifestID: args.ManifestID, URL: args.URL})
-				if err != nil {
-					return err
-				}
-				c.Browser.Select(p)
-				c.Resp.Linef("Launched PWA with manifest ID: %s as page %d (%s)", args.ManifestID, p.ID, p.Info().URL)
-				c.Resp.IncludePages()
-				return nil
-			}),
+			launchPwa),
 		define(Tool{Name: "uninstall_pwa", Description: "Uninstalls a Progressive Web App identified by its manifest id and closes its open app windows.",
 			Category: CategoryPwa, Scope: ScopeBrowser},
-			func(ctx context.Context, c *Call, args *struct {
-				ManifestID string `json:"manifestId" jsonschema:"The web app's manifest id (see install_pwa)."`
-			}) error {
-				if err := pwaCall(ctx, c, "PWA.uninstall", cdp.PWAManifestParams{ManifestID: args.ManifestID}, nil); err != nil {
-					return pwaError("uninstall", args.ManifestID, err)
-				}
-				c.Resp.Linef("Uninstalled PWA with manifest ID: %s", args.ManifestID)
-				c.Resp.IncludePages()
-				return nil
-			}),
+			uninstallPwa),
 	}
+}
+
+// getOsAppStateArgs are get_os_app_state's arguments.
+type getOsAppStateArgs struct {
+	ManifestID string `json:"manifestId" jsonschema:"The web app's manifest id (see install_pwa)."`
+}
+
+// getOsAppState runs get_os_app_state.
+func getOsAppState(ctx context.Context, c *Call, args *getOsAppStateArgs) error {
+	var res cdp.PWAGetOsAppStateResult
+	if err := pwaCall(ctx, c, "PWA.getOsAppState", cdp.PWAManifestParams{ManifestID: args.ManifestID}, &res); err != nil {
+		return pwaError("read the OS state of", args.ManifestID, err)
+	}
+	c.Resp.Linef("OS app state for manifest ID: %s", args.ManifestID)
+	c.Resp.Linef("Badge count: %d", res.BadgeCount)
+	handlers, err := json.Marshal(orEmpty(res.FileHandlers))
+	if err != nil {
+		return fmt.Errorf("encode file handlers: %w", err)
+	}
+	c.Resp.Linef("File handlers: %s", handlers)
+	return nil
+}
+
+// installPwaArgs are install_pwa's arguments.
+type installPwaArgs struct {
+	ManifestID            string `json:"manifestId" jsonschema:"The web app's manifest id: the manifest's id member resolved against the manifest URL, or its resolved start_url when id is absent (e.g. https://example.com/)."`
+	InstallURLOrBundleURL string `json:"installUrlOrBundleUrl" jsonschema:"Where to install from: the app's page URL for a normal site; for an Isolated Web App a file:// or http(s):// signed web bundle."`
+	DisplayMode           string `json:"displayMode,omitempty" enum:"standalone,browser" jsonschema:"Display mode to set after install: standalone opens the app in its own window, browser as a tab. Default: browser."`
+}
+
+// installPwa runs install_pwa.
+func installPwa(ctx context.Context, c *Call, args *installPwaArgs) error {
+	params := cdp.PWAInstallParams{ManifestID: args.ManifestID, InstallURLOrBundleURL: args.InstallURLOrBundleURL}
+	if err := pwaCall(ctx, c, "PWA.install", params, nil); err != nil {
+		return pwaError("install", args.ManifestID, err)
+	}
+	c.Resp.Linef("Installed PWA with manifest ID: %s", args.ManifestID)
+	if args.DisplayMode == "" {
+		return nil
+	}
+	settings := cdp.PWAChangeAppUserSettingsParams{ManifestID: args.ManifestID, DisplayMode: args.DisplayMode}
+	if err := pwaCall(ctx, c, "PWA.changeAppUserSettings", settings, nil); err != nil {
+		return pwaError("set the display mode of", args.ManifestID, err)
+	}
+	c.Resp.Linef("Display mode set to: %s", args.DisplayMode)
+	return nil
+}
+
+// launchPwaArgs are launch_pwa's arguments.
+type launchPwaArgs struct {
+	ManifestID string `json:"manifestId" jsonschema:"The web app's manifest id (see install_pwa)."`
+	URL        string `json:"url,omitempty" jsonschema:"A URL within the app to open instead of its start URL."`
+}
+
+// launchPwa runs launch_pwa.
+func launchPwa(ctx context.Context, c *Call, args *launchPwaArgs) error {
+	p, err := launchPWA(ctx, c.Browser, cdp.PWALaunchParams{ManifestID: args.ManifestID, URL: args.URL})
+	if err != nil {
+		return err
+	}
+	c.Browser.Select(p)
+	c.Resp.Linef("Launched PWA with manifest ID: %s as page %d (%s)", args.ManifestID, p.ID, p.Info().URL)
+	c.Resp.IncludePages()
+	return nil
+}
+
+// uninstallPwaArgs are uninstall_pwa's arguments.
+type uninstallPwaArgs struct {
+	ManifestID string `json:"manifestId" jsonschema:"The web app's manifest id (see install_pwa)."`
+}
+
+// uninstallPwa runs uninstall_pwa.
+func uninstallPwa(ctx context.Context, c *Call, args *uninstallPwaArgs) error {
+	if err := pwaCall(ctx, c, "PWA.uninstall", cdp.PWAManifestParams{ManifestID: args.ManifestID}, nil); err != nil {
+		return pwaError("uninstall", args.ManifestID, err)
+	}
+	c.Resp.Linef("Uninstalled PWA with manifest ID: %s", args.ManifestID)
+	c.Resp.IncludePages()
+	return nil
 }
 
 // pwaCall sends a PWA domain command to the browser target.

@@ -124,6 +124,9 @@ func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) e
 	return &t
 }
 
+// noArgs are the arguments of a tool that takes none.
+type noArgs struct{}
+
 // optBool is a boolean argument whose default is true, so "not given" must
 // be told apart from false.
 type optBool struct{ set, value bool }

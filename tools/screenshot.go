@@ -22,63 +22,69 @@ func screenshotTools() []*Tool {
 		define(Tool{
 			Name: "take_screenshot", Description: "Takes a screenshot of the page's viewport, of the full page, or of one element (uid).",
 			Category: CategoryDebugging, Scope: ScopePage, Paths: []string{"filePath"},
-		}, func(ctx context.Context, c *Call, args *struct {
-			Format   string  `json:"format,omitempty" enum:"png,jpeg,webp" jsonschema:"Image format; default png, or the --screenshotFormat flag."`
-			Quality  float64 `json:"quality,omitempty" jsonschema:"JPEG and WebP quality, 0-100 (higher is better and bigger); ignored for PNG."`
-			UID      string  `json:"uid,omitempty" jsonschema:"uid of an element from the page snapshot, to capture only it."`
-			FullPage bool    `json:"fullPage,omitempty" jsonschema:"Capture the whole page instead of the viewport. Not with uid."`
-			FilePath string  `json:"filePath,omitempty" jsonschema:"Save the image to this file instead of returning it."`
-		}) error {
-			if args.UID != "" && args.FullPage {
-				return errors.New("take_screenshot takes either uid (one element) or fullPage (the whole page), not both")
-			}
-			if args.Quality < 0 || args.Quality > 100 {
-				return fmt.Errorf("quality must be between 0 and 100, got %g", args.Quality)
-			}
-			opts := c.Server.opts
-			o := browser.ScreenshotOptions{
-				Format:   cmp.Or(args.Format, opts.ScreenshotFormat, "png"),
-				FullPage: args.FullPage, MaxWidth: opts.ScreenshotMaxWidth, MaxHeight: opts.ScreenshotMaxHeight,
-			}
-			if o.Format != "png" {
-				o.Quality = cmp.Or(int(math.Round(args.Quality)), opts.ScreenshotQuality)
-			}
-			what := "the current page's viewport"
-			switch {
-			case args.UID != "":
-				e, err := c.Page.Element(ctx, args.UID)
-				if err != nil {
-					return err
-				}
-				o.Element = e
-				what = fmt.Sprintf("node with uid %q", args.UID)
-			case args.FullPage:
-				what = "the full current page"
-			}
-			data, err := c.Page.Capture(ctx, o)
-			if err != nil {
-				return err
-			}
-			c.Resp.Linef("Took a screenshot of %s.", what)
-			switch {
-			case args.FilePath != "":
-				path := withExtension(args.FilePath, o.Format)
-				if err := writeFile(path, data); err != nil {
-					return err
-				}
-				c.Resp.Linef("Saved screenshot to %s.", path)
-			case len(data) > maxInlineImage:
-				path, err := writeTemp("screenshot-*."+o.Format, data)
-				if err != nil {
-					return err
-				}
-				c.Resp.Linef("The image is %d bytes, too big to return; saved it to %s.", len(data), path)
-			default:
-				c.Resp.Image(data, "image/"+o.Format)
-			}
-			return nil
-		}),
+		}, takeScreenshot),
 	}
+}
+
+// takeScreenshotArgs are take_screenshot's arguments.
+type takeScreenshotArgs struct {
+	Format   string  `json:"format,omitempty" enum:"png,jpeg,webp" jsonschema:"Image format; default png, or the --screenshotFormat flag."`
+	Quality  float64 `json:"quality,omitempty" jsonschema:"JPEG and WebP quality, 0-100 (higher is better and bigger); ignored for PNG."`
+	UID      string  `json:"uid,omitempty" jsonschema:"uid of an element from the page snapshot, to capture only it."`
+	FullPage bool    `json:"fullPage,omitempty" jsonschema:"Capture the whole page instead of the viewport. Not with uid."`
+	FilePath string  `json:"filePath,omitempty" jsonschema:"Save the image to this file instead of returning it."`
+}
+
+// takeScreenshot runs take_screenshot.
+func takeScreenshot(ctx context.Context, c *Call, args *takeScreenshotArgs) error {
+	if args.UID != "" && args.FullPage {
+		return errors.New("take_screenshot takes either uid (one element) or fullPage (the whole page), not both")
+	}
+	if args.Quality < 0 || args.Quality > 100 {
+		return fmt.Errorf("quality must be between 0 and 100, got %g", args.Quality)
+	}
+	opts := c.Server.opts
+	o := browser.ScreenshotOptions{
+		Format:   cmp.Or(args.Format, opts.ScreenshotFormat, "png"),
+		FullPage: args.FullPage, MaxWidth: opts.ScreenshotMaxWidth, MaxHeight: opts.ScreenshotMaxHeight,
+	}
+	if o.Format != "png" {
+		o.Quality = cmp.Or(int(math.Round(args.Quality)), opts.ScreenshotQuality)
+	}
+	what := "the current page's viewport"
+	switch {
+	case args.UID != "":
+		e, err := c.Page.Element(ctx, args.UID)
+		if err != nil {
+			return err
+		}
+		o.Element = e
+		what = fmt.Sprintf("node with uid %q", args.UID)
+	case args.FullPage:
+		what = "the full current page"
+	}
+	data, err := c.Page.Capture(ctx, o)
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("Took a screenshot of %s.", what)
+	switch {
+	case args.FilePath != "":
+		path := withExtension(args.FilePath, o.Format)
+		if err := writeFile(path, data); err != nil {
+			return err
+		}
+		c.Resp.Linef("Saved screenshot to %s.", path)
+	case len(data) > maxInlineImage:
+		path, err := writeTemp("screenshot-*."+o.Format, data)
+		if err != nil {
+			return err
+		}
+		c.Resp.Linef("The image is %d bytes, too big to return; saved it to %s.", len(data), path)
+	default:
+		c.Resp.Image(data, "image/"+o.Format)
+	}
+	return nil
 }
 
 // withExtension gives path the file extension of image format, replacing

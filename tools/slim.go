@@ -16,39 +16,54 @@ func slimTools() []*Tool {
 		define(Tool{
 			Name: "navigate", Description: "Loads a URL in the selected page and waits for it to load.",
 			Category: CategoryNavigation, Scope: ScopeSelectedPage, Slim: true,
-		}, func(ctx context.Context, c *Call, args *struct {
-			URL string `json:"url" jsonschema:"URL to load"`
-		}) error {
-			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-			defer cancel()
-			res, err := c.Page.Navigate(ctx, browser.Navigation{URL: args.URL})
-			return reportNavigation(c, res, err, fmt.Sprintf("Navigated to %s.", c.Page.Info().URL))
-		}),
+		}, slimNavigate),
 		define(Tool{
 			Name: "evaluate", Description: "Runs JavaScript in the selected page and returns its value as JSON. Promises are awaited.",
 			Category: CategoryDebugging, Scope: ScopeSelectedPage, Slim: true,
-		}, func(ctx context.Context, c *Call, args *struct {
-			Script string `json:"script" jsonschema:"JavaScript expression or script to run"`
-		}) error {
-			v, err := c.Page.Evaluate(ctx, args.Script)
-			if err != nil {
-				return err
-			}
-			c.Resp.Linef("%s", valueJSON(v))
-			return nil
-		}),
+		}, slimEvaluate),
 		define(Tool{
 			Name: "screenshot", Description: "Takes a PNG screenshot of the selected page's viewport.",
 			Category: CategoryDebugging, Scope: ScopeSelectedPage, Slim: true,
-		}, func(ctx context.Context, c *Call, _ *struct{}) error {
-			png, err := c.Page.Screenshot(ctx, cdp.CaptureScreenshotParams{Format: "png", OptimizeForSpeed: true})
-			if err != nil {
-				return err
-			}
-			c.Resp.Image(png, "image/png")
-			return nil
-		}),
+		}, slimScreenshot),
 	}
+}
+
+// slimNavigateArgs are navigate's arguments.
+type slimNavigateArgs struct {
+	URL string `json:"url" jsonschema:"URL to load"`
+}
+
+// slimNavigate runs navigate.
+func slimNavigate(ctx context.Context, c *Call, args *slimNavigateArgs) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	res, err := c.Page.Navigate(ctx, browser.Navigation{URL: args.URL})
+	return reportNavigation(c, res, err, fmt.Sprintf("Navigated to %s.", c.Page.Info().URL))
+}
+
+// slimEvaluateArgs are evaluate's arguments.
+type slimEvaluateArgs struct {
+	Script string `json:"script" jsonschema:"JavaScript expression or script to run"`
+}
+
+// slimEvaluate runs evaluate.
+func slimEvaluate(ctx context.Context, c *Call, args *slimEvaluateArgs) error {
+	v, err := c.Page.Evaluate(ctx, args.Script)
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("%s", valueJSON(v))
+	return nil
+}
+
+// slimScreenshot runs screenshot.
+func slimScreenshot(ctx context.Context, c *Call, _ *noArgs) error {
+	png, err := c.Page.Screenshot(ctx, cdp.CaptureScreenshotParams{Format: "png", OptimizeForSpeed: true})
+	if err != nil {
+		return err
+	}
+	c.Resp.Image(png, "image/png")
+	return nil
 }
 
 // valueJSON renders a value returned by value as JSON text, with JavaScript's

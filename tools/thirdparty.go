@@ -41,63 +41,72 @@ func thirdPartyTools() []*Tool {
 				"with their descriptions and input schemas. Run them with execute_3p_developer_tool, or from evaluate_script " +
 				"with window.__dtmcp.executeTool(toolName, params), which helps to compose tools or to use results that are not JSON.",
 			Category: CategoryExperimentalThirdParty, ReadOnly: true, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, _ *struct{}) error {
-			d, err := c.Page.DiscoverTools(ctx)
-			if err != nil {
-				return err
-			}
-			if len(d.Groups) == 0 && len(d.Problems) == 0 {
-				c.Resp.Linef("The page exposes no third-party developer tools. %s", howToExpose)
-				return nil
-			}
-			var b strings.Builder
-			writeToolGroups(&b, d)
-			c.Resp.Linef("%s", strings.TrimSuffix(b.String(), "\n"))
-			return nil
-		}),
+		}, list3pDeveloperTools),
 		define(Tool{
 			Name:        "execute_3p_developer_tool",
 			Description: "Runs a developer tool the page exposes (see list_3p_developer_tools) and returns its result as JSON; DOM elements in it come back as snapshot uids.",
 			Category:    CategoryExperimentalThirdParty, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			ToolName string `json:"toolName" jsonschema:"The name of the tool to run."`
-			Params   string `json:"params,omitempty" jsonschema:"The tool's arguments as a JSON object in a string, e.g. {\"a\": 1}; pass DOM elements as {\"uid\": \"1_5\"}. Default {}."`
-		}) error {
-			params, input, err := jsonObject("params", args.Params)
-			if err != nil {
-				return err
-			}
-			tool, err := c.Page.FindTool(ctx, args.ToolName)
-			if errors.Is(err, browser.ErrNoPageTools) {
-				return fmt.Errorf("%w. %s", err, howToExpose)
-			}
-			if err != nil {
-				return err
-			}
-			if err := checkInput(tool.Name, tool.InputSchema, input); err != nil {
-				return err
-			}
-			var out string
-			rep, err := c.Page.Act(ctx, func(ctx context.Context) error {
-				ctx, cancel := context.WithTimeout(ctx, cmp.Or(c.Server.opts.ScriptTimeout, time.Minute))
-				defer cancel()
-				var err error
-				out, err = c.Page.RunTool(ctx, tool, params)
-				return err
-			})
-			if err != nil {
-				report(c, rep)
-				return err
-			}
-			if rep.Dialog != nil {
-				c.Resp.Linef("Tool %q opened a dialog before it returned, which blocks the page; its result is lost. Answer the dialog with handle_dialog.", tool.Name)
-				return nil
-			}
-			c.Resp.Linef("Tool %q returned:\n```json\n%s\n```", tool.Name, prettyJSON(out))
-			report(c, rep)
-			return nil
-		}),
+		}, execute3pDeveloperTool),
 	}
+}
+
+// list3pDeveloperTools runs list_3p_developer_tools.
+func list3pDeveloperTools(ctx context.Context, c *Call, _ *noArgs) error {
+	d, err := c.Page.DiscoverTools(ctx)
+	if err != nil {
+		return err
+	}
+	if len(d.Groups) == 0 && len(d.Problems) == 0 {
+		c.Resp.Linef("The page exposes no third-party developer tools. %s", howToExpose)
+		return nil
+	}
+	var b strings.Builder
+	writeToolGroups(&b, d)
+	c.Resp.Linef("%s", strings.TrimSuffix(b.String(), "\n"))
+	return nil
+}
+
+// execute3pDeveloperToolArgs are execute_3p_developer_tool's arguments.
+type execute3pDeveloperToolArgs struct {
+	ToolName string `json:"toolName" jsonschema:"The name of the tool to run."`
+	Params   string `json:"params,omitempty" jsonschema:"The tool's arguments as a JSON object in a string, e.g. {\"a\": 1}; pass DOM elements as {\"uid\": \"1_5\"}. Default {}."`
+}
+
+// execute3pDeveloperTool runs execute_3p_developer_tool.
+func execute3pDeveloperTool(ctx context.Context, c *Call, args *execute3pDeveloperToolArgs) error {
+	params, input, err := jsonObject("params", args.Params)
+	if err != nil {
+		return err
+	}
+	tool, err := c.Page.FindTool(ctx, args.ToolName)
+	if errors.Is(err, browser.ErrNoPageTools) {
+		return fmt.Errorf("%w. %s", err, howToExpose)
+	}
+	if err != nil {
+		return err
+	}
+	if err := checkInput(tool.Name, tool.InputSchema, input); err != nil {
+		return err
+	}
+	var out string
+	rep, err := c.Page.Act(ctx, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, cmp.Or(c.Server.opts.ScriptTimeout, time.Minute))
+		defer cancel()
+		var err error
+		out, err = c.Page.RunTool(ctx, tool, params)
+		return err
+	})
+	if err != nil {
+		report(c, rep)
+		return err
+	}
+	if rep.Dialog != nil {
+		c.Resp.Linef("Tool %q opened a dialog before it returned, which blocks the page; its result is lost. Answer the dialog with handle_dialog.", tool.Name)
+		return nil
+	}
+	c.Resp.Linef("Tool %q returned:\n```json\n%s\n```", tool.Name, prettyJSON(out))
+	report(c, rep)
+	return nil
 }
 
 func webmcpTools() []*Tool {
@@ -106,88 +115,97 @@ func webmcpTools() []*Tool {
 			Name:        "list_webmcp_tools",
 			Description: "Lists the WebMCP tools the page registered (document.modelContext.registerTool, and declarative form tools), with their input schemas.",
 			Category:    CategoryExperimentalWebmcp, ReadOnly: true, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, _ *struct{}) error {
-			tools, err := c.Page.WebMCPTools(ctx)
-			if err != nil {
-				return webmcpError(c, err)
-			}
-			if len(tools) == 0 {
-				c.Resp.Linef("The page registered no WebMCP tools. %s", howToRegisterWebMCP)
-				return nil
-			}
-			var b strings.Builder
-			writeWebMCPTools(&b, tools)
-			c.Resp.Linef("%s", strings.TrimSuffix(b.String(), "\n"))
-			return nil
-		}),
+		}, listWebmcpTools),
 		define(Tool{
 			Name:        "execute_webmcp_tool",
 			Description: "Runs a WebMCP tool the page registered (see list_webmcp_tools) and returns its status, output and error text.",
 			Category:    CategoryExperimentalWebmcp, Scope: ScopePage,
-		}, func(ctx context.Context, c *Call, args *struct {
-			ToolName string `json:"toolName" jsonschema:"The name of the WebMCP tool to run."`
-			Input    string `json:"input,omitempty" jsonschema:"The tool's input as a JSON object in a string, e.g. {\"query\": \"shoes\"}. Default {}."`
-		}) error {
-			input, value, err := jsonObject("input", args.Input)
-			if err != nil {
-				return err
-			}
-			tools, err := c.Page.WebMCPTools(ctx)
-			if err != nil {
-				return webmcpError(c, err)
-			}
-			var tool *browser.WebMCPTool
-			names := make([]string, len(tools))
-			for i := range tools {
-				names[i] = tools[i].Name
-				if tool == nil && tools[i].Name == args.ToolName {
-					tool = &tools[i]
-				}
-			}
-			switch {
-			case tool == nil && len(tools) == 0:
-				return fmt.Errorf("the page registered no WebMCP tools. %s", howToRegisterWebMCP)
-			case tool == nil:
-				return fmt.Errorf("the page has no WebMCP tool named %q; it registered: %s", args.ToolName, strings.Join(names, ", "))
-			}
-			if err := checkInput(tool.Name, tool.InputSchema, value); err != nil {
-				return err
-			}
-			wait := cmp.Or(c.Server.opts.ScriptTimeout, time.Minute)
-			// A form without toolautosubmit is filled in, then waits for a
-			// submit that only the agent can make.
-			waitsForSubmit := tool.FormUID != "" && (tool.Annotations == nil || !tool.Annotations.Autosubmit)
-			if waitsForSubmit {
-				wait = min(wait, formFillWait)
-			}
-			var res browser.WebMCPResult
-			rep, err := c.Page.Act(ctx, func(ctx context.Context) error {
-				ctx, cancel := context.WithTimeout(ctx, wait)
-				defer cancel()
-				var err error
-				res, err = c.Page.InvokeWebMCPTool(ctx, *tool, input)
-				return err
-			})
-			if errors.Is(err, context.DeadlineExceeded) && waitsForSubmit {
-				err = fmt.Errorf("%w. Its form (uid=%s) has no toolautosubmit attribute: Chrome filled it in and waits for it to be submitted; click the form's submit button to send it", err, tool.FormUID)
-			}
-			if err != nil {
-				report(c, rep)
-				return err
-			}
-			if rep.Dialog != nil {
-				c.Resp.Linef("WebMCP tool %q opened a dialog before it answered, which blocks the page. Answer the dialog with handle_dialog.", tool.Name)
-				return nil
-			}
-			out, err := json.MarshalIndent(res, "", "  ")
-			if err != nil {
-				return fmt.Errorf("WebMCP tool %q: %w", tool.Name, err)
-			}
-			c.Resp.Linef("%s", out)
-			report(c, rep)
-			return nil
-		}),
+		}, executeWebmcpTool),
 	}
+}
+
+// listWebmcpTools runs list_webmcp_tools.
+func listWebmcpTools(ctx context.Context, c *Call, _ *noArgs) error {
+	tools, err := c.Page.WebMCPTools(ctx)
+	if err != nil {
+		return webmcpError(c, err)
+	}
+	if len(tools) == 0 {
+		c.Resp.Linef("The page registered no WebMCP tools. %s", howToRegisterWebMCP)
+		return nil
+	}
+	var b strings.Builder
+	writeWebMCPTools(&b, tools)
+	c.Resp.Linef("%s", strings.TrimSuffix(b.String(), "\n"))
+	return nil
+}
+
+// executeWebmcpToolArgs are execute_webmcp_tool's arguments.
+type executeWebmcpToolArgs struct {
+	ToolName string `json:"toolName" jsonschema:"The name of the WebMCP tool to run."`
+	Input    string `json:"input,omitempty" jsonschema:"The tool's input as a JSON object in a string, e.g. {\"query\": \"shoes\"}. Default {}."`
+}
+
+// executeWebmcpTool runs execute_webmcp_tool.
+func executeWebmcpTool(ctx context.Context, c *Call, args *executeWebmcpToolArgs) error {
+	input, value, err := jsonObject("input", args.Input)
+	if err != nil {
+		return err
+	}
+	tools, err := c.Page.WebMCPTools(ctx)
+	if err != nil {
+		return webmcpError(c, err)
+	}
+	var tool *browser.WebMCPTool
+	names := make([]string, len(tools))
+	for i := range tools {
+		names[i] = tools[i].Name
+		if tool == nil && tools[i].Name == args.ToolName {
+			tool = &tools[i]
+		}
+	}
+	switch {
+	case tool == nil && len(tools) == 0:
+		return fmt.Errorf("the page registered no WebMCP tools. %s", howToRegisterWebMCP)
+	case tool == nil:
+		return fmt.Errorf("the page has no WebMCP tool named %q; it registered: %s", args.ToolName, strings.Join(names, ", "))
+	}
+	if err := checkInput(tool.Name, tool.InputSchema, value); err != nil {
+		return err
+	}
+	wait := cmp.Or(c.Server.opts.ScriptTimeout, time.Minute)
+	// A form without toolautosubmit is filled in, then waits for a
+	// submit that only the agent can make.
+	waitsForSubmit := tool.FormUID != "" && (tool.Annotations == nil || !tool.Annotations.Autosubmit)
+	if waitsForSubmit {
+		wait = min(wait, formFillWait)
+	}
+	var res browser.WebMCPResult
+	rep, err := c.Page.Act(ctx, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, wait)
+		defer cancel()
+		var err error
+		res, err = c.Page.InvokeWebMCPTool(ctx, *tool, input)
+		return err
+	})
+	if errors.Is(err, context.DeadlineExceeded) && waitsForSubmit {
+		err = fmt.Errorf("%w. Its form (uid=%s) has no toolautosubmit attribute: Chrome filled it in and waits for it to be submitted; click the form's submit button to send it", err, tool.FormUID)
+	}
+	if err != nil {
+		report(c, rep)
+		return err
+	}
+	if rep.Dialog != nil {
+		c.Resp.Linef("WebMCP tool %q opened a dialog before it answered, which blocks the page. Answer the dialog with handle_dialog.", tool.Name)
+		return nil
+	}
+	out, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return fmt.Errorf("WebMCP tool %q: %w", tool.Name, err)
+	}
+	c.Resp.Linef("%s", out)
+	report(c, rep)
+	return nil
 }
 
 // webmcpError adds to err how to turn WebMCP on when the browser lacks it.

@@ -1,0 +1,563 @@
+package tools
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/heapsnapshot"
+)
+
+// getHeapsnapshotSummaryArgs are get_heapsnapshot_summary's arguments.
+type getHeapsnapshotSummaryArgs struct {
+	FilePath      string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	MaxNameLength int    `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+}
+
+// getHeapsnapshotSummary runs get_heapsnapshot_summary.
+func getHeapsnapshotSummary(ctx context.Context, c *Call, args *getHeapsnapshotSummaryArgs) error {
+	s, err := heapSnapshots.get(ctx, args.FilePath)
+	if err != nil {
+		return err
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	st := s.Statistics()
+	c.Resp.Linef("## Heap Snapshot Data")
+	c.Resp.Linef("Statistics: %s", indentJSON(map[string]uint64{
+		"total": st.Total, "v8heap": st.V8Heap, "native": st.Native, "code": st.Code,
+		"strings": st.Strings, "jsArrays": st.JSArrays, "system": st.System, "extraNativeBytes": st.ExtraNativeBytes,
+	}))
+	c.Resp.Linef("Static Data: %s", indentJSON(map[string]any{
+		"nodeCount": st.NodeCount, "edgeCount": st.EdgeCount, "totalSize": st.Total, "maxJSObjectId": st.MaxJSObjectID,
+	}))
+	nc := s.NativeContexts()
+	c.Resp.Linef("### Native Contexts")
+	rows := [][]string{{"nodeId", "nodeName", "selfSize", "retainedSize", "attributedSize"}}
+	for _, nctx := range nc.Contexts {
+		rows = append(rows, []string{uitoa(nctx.Node.ID), o.name(nctx.Node.Name), kb(nctx.Node.SelfSize), kb(nctx.Node.RetainedSize), kb(nctx.AttributedSize)})
+	}
+	o.csv(rows)
+	c.Resp.Linef("Shared Size: %s", kb(nc.SharedSize))
+	c.Resp.Linef("Unattributed Size: %s", kb(nc.UnattributedSize))
+	cs := s.RetainedByContexts()
+	c.Resp.Linef("### Retained by Context Summary")
+	c.Resp.Linef("Context count: %d", cs.Contexts)
+	c.Resp.Linef("Retained by context size: %s (%d objects)", kb(cs.RetainedSize), cs.RetainedCount)
+	c.Resp.Linef("Not retained by context size: %s (%d objects)", kb(cs.NotRetainedSize), cs.NotRetainedCount)
+	c.Resp.Linef("Total size: %s", kb(cs.RetainedSize+cs.NotRetainedSize))
+	c.Resp.Linef("Next: get_heapsnapshot_details lists the classes holding the memory.")
+	return nil
+}
+
+// getHeapsnapshotDetailsArgs are get_heapsnapshot_details's arguments.
+type getHeapsnapshotDetailsArgs struct {
+	FilePath string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	heapFilter
+	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut class names after this many characters (default 100)."`
+	heapList
+}
+
+// getHeapsnapshotDetails runs get_heapsnapshot_details.
+func getHeapsnapshotDetails(ctx context.Context, c *Call, args *getHeapsnapshotDetailsArgs) error {
+	s, err := heapSnapshots.get(ctx, args.FilePath)
+	if err != nil {
+		return err
+	}
+	filter, err := args.heapFilter.resolve(s)
+	if err != nil {
+		return err
+	}
+	classes, err := s.Classes(filter)
+	if err != nil {
+		return err
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	var objects int
+	var self uint64
+	for _, cl := range classes {
+		objects += cl.Count
+		self += cl.SelfSize
+	}
+	c.Resp.Linef("## Heap Snapshot Data")
+	c.Resp.Linef("Objects: %d", objects)
+	c.Resp.Linef("Total shallow size: %s", kb(self))
+	if len(classes) == 0 {
+		c.Resp.Linef("No object passes the filter.")
+		return nil
+	}
+	shown, err := paginate(c, classes, args.page())
+	if err != nil {
+		return err
+	}
+	rows := [][]string{{"id", "name", "count", "selfSize", "retainedSize"}}
+	for _, cl := range shown {
+		rows = append(rows, []string{strconv.Itoa(cl.ID), o.name(cl.Name), strconv.Itoa(cl.Count), kb(cl.SelfSize), kb(cl.RetainedSize)})
+	}
+	o.csv(rows)
+	return nil
+}
+
+// getHeapsnapshotClassNodesArgs are get_heapsnapshot_class_nodes's arguments.
+type getHeapsnapshotClassNodesArgs struct {
+	FilePath string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	ID       float64 `json:"id" jsonschema:"The class id, from get_heapsnapshot_details."`
+	heapFilter
+	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut object names (and string values) after this many characters (default 100)."`
+	heapList
+}
+
+// getHeapsnapshotClassNodes runs get_heapsnapshot_class_nodes.
+func getHeapsnapshotClassNodes(ctx context.Context, c *Call, args *getHeapsnapshotClassNodesArgs) error {
+	s, err := heapSnapshots.get(ctx, args.FilePath)
+	if err != nil {
+		return err
+	}
+	if args.ID != math.Trunc(args.ID) {
+		return fmt.Errorf("class id %v is not a whole number; ids come from get_heapsnapshot_details", args.ID)
+	}
+	class, err := s.ClassByID(int(args.ID))
+	if err != nil {
+		return err
+	}
+	filter, err := args.heapFilter.resolve(s)
+	if err != nil {
+		return err
+	}
+	nodes, err := s.ClassNodes(class, filter)
+	if err != nil {
+		return err
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	c.Resp.Linef("## Objects of class %s", o.name(class.Name))
+	shown, err := paginate(c, nodes, args.page())
+	if err != nil {
+		return err
+	}
+	o.nodes(s, shown)
+	return nil
+}
+
+// getHeapsnapshotObjectDetailsArgs are get_heapsnapshot_object_details's arguments.
+type getHeapsnapshotObjectDetailsArgs struct {
+	heapObject
+	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut the name after this many characters (default 100)."`
+}
+
+// getHeapsnapshotObjectDetails runs get_heapsnapshot_object_details.
+func getHeapsnapshotObjectDetails(ctx context.Context, c *Call, args *getHeapsnapshotObjectDetailsArgs) error {
+	s, i, err := args.load(ctx)
+	if err != nil {
+		return err
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	n := s.Node(i)
+	c.Resp.Linef("### Object Details")
+	c.Resp.Linef("id: @%d", n.ID)
+	c.Resp.Linef("name: %s", o.label(n.Name))
+	c.Resp.Linef("type: %s", n.Type)
+	c.Resp.Linef("class: %s", o.name(s.ClassName(i)))
+	c.Resp.Linef("detachedness: %s", n.Detachedness)
+	c.Resp.Linef("selfSize: %s", kb(n.SelfSize))
+	c.Resp.Linef("retainedSize: %s", kb(n.RetainedSize))
+	c.Resp.Linef("distance: %s", distance(n.Distance))
+	c.Resp.Linef("edgeCount: %d", n.EdgeCount)
+	c.Resp.Linef("retainerCount: %d", n.RetainerCount)
+	return nil
+}
+
+// getHeapsnapshotEdgesArgs are get_heapsnapshot_edges's arguments.
+type getHeapsnapshotEdgesArgs struct {
+	heapObject
+	SortBy            string  `json:"sortBy,omitempty" enum:"retainedSize,selfSize,name" jsonschema:"Order of the edges (default retainedSize)."`
+	RetainedSize      string  `json:"retainedSize,omitempty" jsonschema:"Keep targets retaining at least this much, e.g. 1MB or 10KB (a range like 1MB-2MB uses its lower bound)."`
+	ExcludePrimitives optBool `json:"excludePrimitives,omitempty" jsonschema:"Leave out strings, numbers, symbols and big integers (default true)."`
+	MaxNameLength     int     `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	heapList
+}
+
+// getHeapsnapshotEdges runs get_heapsnapshot_edges.
+func getHeapsnapshotEdges(ctx context.Context, c *Call, args *getHeapsnapshotEdgesArgs) error {
+	size, err := parseSizeRange("retainedSize", args.RetainedSize)
+	if err != nil {
+		return err
+	}
+	s, i, err := args.load(ctx)
+	if err != nil {
+		return err
+	}
+	edges := s.Edges(i, heapsnapshot.EdgeOptions{SortBy: args.SortBy, MinRetainedSize: size.Min, ExcludePrimitives: args.ExcludePrimitives.or(true)})
+	o := newHeapOutput(c, args.MaxNameLength)
+	c.Resp.Linef("## References of @%d %s", s.Node(i).ID, o.label(s.Node(i).Name))
+	shown, err := paginate(c, edges, args.page())
+	if err != nil {
+		return err
+	}
+	o.edges(shown)
+	return nil
+}
+
+// getHeapsnapshotRetainersArgs are get_heapsnapshot_retainers's arguments.
+type getHeapsnapshotRetainersArgs struct {
+	heapObject
+	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	heapList
+}
+
+// getHeapsnapshotRetainers runs get_heapsnapshot_retainers.
+func getHeapsnapshotRetainers(ctx context.Context, c *Call, args *getHeapsnapshotRetainersArgs) error {
+	s, i, err := args.load(ctx)
+	if err != nil {
+		return err
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	c.Resp.Linef("## Retainers of @%d %s", s.Node(i).ID, o.label(s.Node(i).Name))
+	shown, err := paginate(c, s.Retainers(i), args.page())
+	if err != nil {
+		return err
+	}
+	o.edges(shown)
+	return nil
+}
+
+// getHeapsnapshotRetainingPathsArgs are get_heapsnapshot_retaining_paths's arguments.
+type getHeapsnapshotRetainingPathsArgs struct {
+	heapObject
+	MaxDepth      float64 `json:"maxDepth,omitempty" jsonschema:"Most retainers followed up from the object (default 30)."`
+	MaxNodes      float64 `json:"maxNodes,omitempty" jsonschema:"Most retainers shown in all (default 60)."`
+	MaxSiblings   float64 `json:"maxSiblings,omitempty" jsonschema:"Most retainers shown for one object (default 3)."`
+	MaxNameLength int     `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+}
+
+// getHeapsnapshotRetainingPaths runs get_heapsnapshot_retaining_paths.
+func getHeapsnapshotRetainingPaths(ctx context.Context, c *Call, args *getHeapsnapshotRetainingPathsArgs) error {
+	s, i, err := args.load(ctx)
+	if err != nil {
+		return err
+	}
+	for _, v := range []float64{args.MaxDepth, args.MaxNodes, args.MaxSiblings} {
+		if v < 0 || v != math.Trunc(v) {
+			return fmt.Errorf("maxDepth, maxNodes and maxSiblings must be whole numbers above 0, got %v", v)
+		}
+	}
+	paths := s.RetainingPaths(i, heapsnapshot.PathLimits{MaxDepth: int(args.MaxDepth), MaxNodes: int(args.MaxNodes), MaxSiblings: int(args.MaxSiblings)})
+	o := newHeapOutput(c, args.MaxNameLength)
+	n := s.Node(i)
+	c.Resp.Linef("### Retaining Paths")
+	c.Resp.Linef("@%d %s (distance: %s)", n.ID, o.label(n.Name), distance(n.Distance))
+	if len(paths.Paths) == 0 {
+		c.Resp.Linef("No retaining paths found: nothing but weak references holds this object.")
+	}
+	var write func(ps []heapsnapshot.PathNode, depth int)
+	write = func(ps []heapsnapshot.PathNode, depth int) {
+		for _, p := range ps {
+			c.Resp.Linef("%s<- @%d %s via %s %s (distance: %s)", strings.Repeat("  ", depth), p.Node.ID, o.label(p.Node.Name), p.EdgeType, o.name(p.EdgeName), distance(p.Node.Distance))
+			write(p.Retainers, depth+1)
+		}
+	}
+	write(paths.Paths, 0)
+	var limits []string
+	for _, l := range []struct {
+		hit  bool
+		name string
+	}{{paths.DepthLimited, "maxDepth"}, {paths.NodesLimited, "maxNodes"}, {paths.SiblingsLimited, "maxSiblings"}} {
+		if l.hit {
+			limits = append(limits, l.name)
+		}
+	}
+	if len(limits) > 0 {
+		c.Resp.Linef("Note: results are truncated, the following limits were reached: %s.", strings.Join(limits, ", "))
+	}
+	return nil
+}
+
+// getHeapsnapshotDominatorsArgs are get_heapsnapshot_dominators's arguments.
+type getHeapsnapshotDominatorsArgs struct {
+	heapObject
+	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+}
+
+// getHeapsnapshotDominators runs get_heapsnapshot_dominators.
+func getHeapsnapshotDominators(ctx context.Context, c *Call, args *getHeapsnapshotDominatorsArgs) error {
+	s, i, err := args.load(ctx)
+	if err != nil {
+		return err
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	c.Resp.Linef("### Dominator Chain")
+	chain := s.Dominators(i)
+	if len(chain) == 0 {
+		c.Resp.Linef("No dominators: this is the root.")
+		return nil
+	}
+	rows := [][]string{{"nodeId", "nodeName", "selfSize", "retainedSize"}}
+	for _, n := range chain {
+		rows = append(rows, []string{uitoa(n.ID), o.name(n.Name), kb(n.SelfSize), kb(n.RetainedSize)})
+	}
+	o.csv(rows)
+	return nil
+}
+
+// getHeapsnapshotDuplicateStringsArgs are get_heapsnapshot_duplicate_strings's arguments.
+type getHeapsnapshotDuplicateStringsArgs struct {
+	FilePath string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	heapList
+	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut string values after this many characters (default 100)."`
+}
+
+// getHeapsnapshotDuplicateStrings runs get_heapsnapshot_duplicate_strings.
+func getHeapsnapshotDuplicateStrings(ctx context.Context, c *Call, args *getHeapsnapshotDuplicateStringsArgs) error {
+	s, err := heapSnapshots.get(ctx, args.FilePath)
+	if err != nil {
+		return err
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	c.Resp.Linef("### Duplicate Strings")
+	shown, err := paginate(c, s.DuplicateStrings(), args.page())
+	if err != nil {
+		return err
+	}
+	rows := [][]string{{"value", "count", "totalSelfSize", "totalRetainedSize", "truncated", "nodeIds"}}
+	for _, g := range shown {
+		ids := make([]string, len(g.Nodes))
+		for k, i := range g.Nodes {
+			ids[k] = "@" + uitoa(s.Node(i).ID)
+		}
+		value, _ := json.Marshal(o.name(g.Value))
+		rows = append(rows, []string{string(value), strconv.Itoa(g.Count), kb(g.SelfSize), kb(g.RetainedSize), strconv.FormatBool(g.Truncated), strings.Join(ids, " ")})
+	}
+	o.csv(rows)
+	return nil
+}
+
+// queryHeapsnapshotObjectsArgs are query_heapsnapshot_objects's arguments.
+type queryHeapsnapshotObjectsArgs struct {
+	FilePath     string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	ClassName    string  `json:"className,omitempty" jsonschema:"Regular expression or text matched against class names, case-insensitive."`
+	PropertyName string  `json:"propertyName,omitempty" jsonschema:"Keep objects with an outgoing reference of this name (property, closure variable, internal field)."`
+	NodeType     string  `json:"nodeType,omitempty" jsonschema:"Keep objects of this V8 type: object, closure, string, array, native, code, ..."`
+	RetainedSize string  `json:"retainedSize,omitempty" jsonschema:"Retained size range, inclusive: 1MB-2MB, -1MB (at most), 1MB- or 1MB (at least)."`
+	SelfSize     string  `json:"selfSize,omitempty" jsonschema:"Self size range, inclusive: 1KB-2KB, -1KB, 1KB- or 1KB."`
+	IsDetached   optBool `json:"isDetached,omitempty" jsonschema:"Keep only detached DOM nodes (true) or only objects that are not (false)."`
+	SortBy       string  `json:"sortBy,omitempty" enum:"retainedSize,selfSize,id" jsonschema:"Order of the results (default retainedSize)."`
+	heapList
+	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+}
+
+// queryHeapsnapshotObjects runs query_heapsnapshot_objects.
+func queryHeapsnapshotObjects(ctx context.Context, c *Call, args *queryHeapsnapshotObjectsArgs) error {
+	q := heapsnapshot.Query{ClassName: args.ClassName, PropertyName: args.PropertyName, NodeType: args.NodeType, SortBy: args.SortBy}
+	var err error
+	if q.Retained, err = parseSizeRange("retainedSize", args.RetainedSize); err != nil {
+		return err
+	}
+	if q.Self, err = parseSizeRange("selfSize", args.SelfSize); err != nil {
+		return err
+	}
+	if args.IsDetached.set {
+		q.Detached = &args.IsDetached.value
+	}
+	s, err := heapSnapshots.get(ctx, args.FilePath)
+	if err != nil {
+		return err
+	}
+	found, err := s.Query(q)
+	if err != nil {
+		return err
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	if len(found) == 0 {
+		c.Resp.Linef("No objects match.")
+		return nil
+	}
+	shown, err := paginate(c, found, args.page())
+	if err != nil {
+		return err
+	}
+	o.nodes(s, shown)
+	return nil
+}
+
+// compareHeapsnapshotsArgs are compare_heapsnapshots's arguments.
+type compareHeapsnapshotsArgs struct {
+	BaseFilePath    string   `json:"baseFilePath" jsonschema:"The earlier .heapsnapshot file."`
+	CurrentFilePath string   `json:"currentFilePath" jsonschema:"The later .heapsnapshot file."`
+	ClassIndex      optIndex `json:"classIndex,omitempty" jsonschema:"0-based index of a class in the comparison (the index column): list its new and deleted objects."`
+	MaxNameLength   int      `json:"maxNameLength,omitempty" jsonschema:"Cut class names after this many characters (default 100)."`
+	heapList
+}
+
+// compareHeapsnapshots runs compare_heapsnapshots.
+func compareHeapsnapshots(ctx context.Context, c *Call, args *compareHeapsnapshotsArgs) error {
+	base, err := heapSnapshots.get(ctx, args.BaseFilePath)
+	if err != nil {
+		return err
+	}
+	current, err := heapSnapshots.get(ctx, args.CurrentFilePath)
+	if err != nil {
+		return err
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	diffs := heapsnapshot.Compare(base, current)
+	k, ok := args.ClassIndex.get()
+	if !ok {
+		c.Resp.Linef("### Heap Snapshot Diff")
+		type row struct {
+			index int
+			d     heapsnapshot.ClassDiff
+		}
+		all := make([]row, len(diffs))
+		for k, d := range diffs {
+			all[k] = row{k, d}
+		}
+		shown, err := paginate(c, all, args.page())
+		if err != nil {
+			return err
+		}
+		rows := [][]string{{"index", "className", "addedCount", "removedCount", "countDelta", "addedSize", "removedSize", "sizeDelta"}}
+		for _, r := range shown {
+			d := r.d
+			rows = append(rows, []string{strconv.Itoa(r.index), o.name(d.Name), strconv.Itoa(d.AddedCount), strconv.Itoa(d.RemovedCount),
+				strconv.Itoa(d.CountDelta), kb(d.AddedSize), kb(d.RemovedSize), skb(d.SizeDelta)})
+		}
+		o.csv(rows)
+		return nil
+	}
+	if k >= len(diffs) {
+		return fmt.Errorf("invalid classIndex %d: the comparison has %d classes with changes (index 0 to %d)", k, len(diffs), len(diffs)-1)
+	}
+	d := diffs[k]
+	c.Resp.Linef("### Heap Snapshot Detailed Diff")
+	c.Resp.Linef("%s: # new: %d, # deleted: %d, # delta: %s, alloc size: %s, freed size: %s, size delta: %s",
+		o.name(d.Name), d.AddedCount, d.RemovedCount, signed(strconv.Itoa(d.CountDelta), d.CountDelta > 0),
+		signed(kb(d.AddedSize), d.AddedSize > 0), kb(d.RemovedSize), signed(skb(d.SizeDelta), d.SizeDelta > 0))
+	type object struct {
+		added bool
+		id    uint32
+		size  uint64
+	}
+	objects := make([]object, 0, len(d.Added)+len(d.Removed))
+	for _, i := range d.Added {
+		n := current.Node(i)
+		objects = append(objects, object{true, n.ID, n.SelfSize})
+	}
+	for _, r := range d.Removed {
+		objects = append(objects, object{false, r.ID, r.SelfSize})
+	}
+	shown, err := paginate(c, objects, args.page())
+	if err != nil {
+		return err
+	}
+	c.Resp.Linef("Objects (+ new, in the current snapshot; - deleted, from the base):")
+	for _, obj := range shown {
+		sign := "-"
+		if obj.added {
+			sign = "+"
+		}
+		c.Resp.Linef("  %s @%d (self_size: %s)", sign, obj.id, kb(obj.size))
+	}
+	return nil
+}
+
+// analyzeHeapsnapshotContextsArgs are analyze_heapsnapshot_contexts's arguments.
+type analyzeHeapsnapshotContextsArgs struct {
+	FilePath        string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	RetainedSize    string `json:"retainedSize,omitempty" jsonschema:"Keep contexts whose dead variables retain this much: 1MB-2MB, -1MB (at most), 1MB- or 1MB (at least)."`
+	ScopeInfoNodeID int    `json:"scopeInfoNodeId,omitempty" jsonschema:"List all contexts of one scope (its scopeInfoNodeId from a previous answer)."`
+	MaxNameLength   int    `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	heapList
+}
+
+// analyzeHeapsnapshotContexts runs analyze_heapsnapshot_contexts.
+func analyzeHeapsnapshotContexts(ctx context.Context, c *Call, args *analyzeHeapsnapshotContextsArgs) error {
+	size, err := parseSizeRange("retainedSize", args.RetainedSize)
+	if err != nil {
+		return err
+	}
+	s, err := heapSnapshots.get(ctx, args.FilePath)
+	if err != nil {
+		return err
+	}
+	if !s.HasScopeData() {
+		return errors.New("this snapshot has no scope data: take it with take_heapsnapshot from a recent Chrome (it records scopes and numeric values)")
+	}
+	o := newHeapOutput(c, args.MaxNameLength)
+	analysis := s.AnalyzeContexts()
+	var scopes []heapsnapshot.ScopeContexts
+	for _, sc := range analysis.Scopes {
+		if args.ScopeInfoNodeID != 0 && sc.ScopeInfo.ID != uint32(args.ScopeInfoNodeID) {
+			continue
+		}
+		sc.Contexts = slices.DeleteFunc(sc.Contexts, func(cf heapsnapshot.ContextFields) bool { return !size.Contains(cf.DeadRetainedSize) })
+		if len(sc.Contexts) > 0 {
+			scopes = append(scopes, sc)
+		}
+	}
+	c.Resp.Linef("## Closure contexts with dead variables")
+	if len(scopes) == 0 {
+		c.Resp.Linef("None found: every variable kept in a closure context can still be read by a live function.")
+	}
+	write := func(sc heapsnapshot.ScopeContexts, contexts []heapsnapshot.ContextFields) {
+		name := cmp.Or(sc.ScopeName, "(anonymous)")
+		c.Resp.Linef("### Scope %s (%s:%d-%d) scopeInfoNodeId=%d: variables: %d, contexts with dead variables: %d",
+			o.name(name), o.name(sc.ScriptName), sc.Start, sc.End, sc.ScopeInfo.ID, sc.Fields, len(sc.Contexts))
+		for _, cf := range contexts {
+			c.Resp.Linef("context @%d (retained %s): dead variables retain %s", cf.Context.ID, kb(cf.Context.RetainedSize), kb(cf.DeadRetainedSize))
+			for _, f := range cf.DeadFields {
+				c.Resp.Linef("  %s = @%d %s (%s, self %s, retained %s)", o.name(f.Name), f.Value.ID, o.label(f.Value.Name), f.Value.Type, kb(f.Value.SelfSize), kb(f.Value.RetainedSize))
+			}
+		}
+	}
+	if args.ScopeInfoNodeID != 0 && len(scopes) == 1 {
+		shown, err := paginate(c, scopes[0].Contexts, args.page())
+		if err != nil {
+			return err
+		}
+		write(scopes[0], shown)
+	} else if len(scopes) > 0 {
+		shown, err := paginate(c, scopes, args.page())
+		if err != nil {
+			return err
+		}
+		for _, sc := range shown {
+			write(sc, sc.Contexts[:min(len(sc.Contexts), contextsPerScope)])
+			if more := len(sc.Contexts) - contextsPerScope; more > 0 {
+				c.Resp.Linef("… %d more contexts: pass scopeInfoNodeId=%d to list them.", more, sc.ScopeInfo.ID)
+			}
+		}
+	}
+	if n := len(analysis.WithoutData); n > 0 {
+		var names []string
+		for _, w := range analysis.WithoutData[:min(n, 5)] {
+			names = append(names, fmt.Sprintf("%s (%d contexts)", o.name(cmp.Or(w.Name, "@"+uitoa(w.Script.ID))), w.Contexts))
+		}
+		c.Resp.Linef("Not analysed, V8 kept no scope data for %d scripts: %s.", n, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// optIndex is a 0-based index argument, where 0 must be told apart from
+// "not given": it holds the index plus one, 0 when not given. Its schema
+// is a plain number.
+type optIndex float64
+
+// UnmarshalJSON accepts whole numbers from 0.
+func (x *optIndex) UnmarshalJSON(data []byte) error {
+	var v float64
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	if v < 0 || v != math.Trunc(v) || v > math.MaxInt32 {
+		return fmt.Errorf("%v is not an index: use a whole number from 0", v)
+	}
+	*x = optIndex(v + 1)
+	return nil
+}
+
+// get returns the index and whether it was given.
+func (x optIndex) get() (int, bool) { return int(x) - 1, x != 0 }

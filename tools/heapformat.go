@@ -1,0 +1,183 @@
+package tools
+
+import (
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/heapsnapshot"
+)
+
+// heapOutput formats the answers of the analysis tools.
+type heapOutput struct {
+	c       *Call
+	nameLen int
+}
+
+// newHeapOutput formats for c, cutting names after maxNameLength
+// characters (0: the default).
+func newHeapOutput(c *Call, maxNameLength int) heapOutput {
+	return heapOutput{c: c, nameLen: cmp.Or(maxNameLength, defaultNameLength)}
+}
+
+// lineBreaks escapes line breaks in names, which are shown on one line.
+var lineBreaks = strings.NewReplacer("\r", `\r`, "\n", `\n`)
+
+// name shortens and flattens a name for one line.
+func (o heapOutput) name(s string) string {
+	if o.nameLen > 0 && len(s) > o.nameLen {
+		cut := 0
+		for k := 0; k < o.nameLen && cut < len(s); k++ {
+			_, size := utf8.DecodeRuneInString(s[cut:])
+			cut += size
+		}
+		if cut < len(s) {
+			s = s[:cut] + "…"
+		}
+	}
+	return lineBreaks.Replace(s)
+}
+
+// label is name for a node in a sentence, where an empty name would leave
+// a gap (anonymous functions, empty strings).
+func (o heapOutput) label(name string) string {
+	if name == "" {
+		return "(no name)"
+	}
+	return o.name(name)
+}
+
+// csv writes rows as CSV lines, quoting fields that need it.
+func (o heapOutput) csv(rows [][]string) {
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	_ = w.WriteAll(rows) // writing to a strings.Builder cannot fail
+	o.c.Resp.Linef("%s", strings.TrimSuffix(b.String(), "\n"))
+}
+
+// nodes writes objects as CSV.
+func (o heapOutput) nodes(s *heapsnapshot.Snapshot, idx []heapsnapshot.Index) {
+	rows := [][]string{{"nodeId", "nodeName", "type", "distance", "selfSize", "retainedSize"}}
+	for _, i := range idx {
+		n := s.Node(i)
+		rows = append(rows, []string{uitoa(n.ID), o.name(n.Name), n.Type, distance(n.Distance), kb(n.SelfSize), kb(n.RetainedSize)})
+	}
+	o.csv(rows)
+}
+
+// edges writes references as CSV; node is the other end of each.
+func (o heapOutput) edges(edges []heapsnapshot.Edge) {
+	rows := [][]string{{"name", "type", "nodeId", "nodeName", "selfSize", "retainedSize"}}
+	for _, e := range edges {
+		rows = append(rows, []string{o.name(e.Name), e.Type, uitoa(e.Node.ID), o.name(e.Node.Name), kb(e.Node.SelfSize), kb(e.Node.RetainedSize)})
+	}
+	o.csv(rows)
+}
+
+func uitoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
+
+func distance(d int) string {
+	if d == heapsnapshot.Unreachable {
+		return "unreachable"
+	}
+	return strconv.Itoa(d)
+}
+
+// kb formats a size for people: bytes below 1 kB, then kB and MB with
+// one decimal below 100 of the unit.
+func kb(bytes uint64) string { return skb(int64(bytes)) }
+
+// skb is kb for a size that may be negative.
+func skb(bytes int64) string {
+	v := math.Abs(float64(bytes))
+	sign := ""
+	if bytes < 0 {
+		sign = "-"
+	}
+	switch {
+	case v < 1e3:
+		return sign + strconv.FormatFloat(v, 'f', 0, 64) + " B"
+	case v < 1e5:
+		return sign + strconv.FormatFloat(v/1e3, 'f', 1, 64) + " kB"
+	case v < 1e6:
+		return sign + strconv.FormatFloat(v/1e3, 'f', 0, 64) + " kB"
+	case v < 1e8:
+		return sign + strconv.FormatFloat(v/1e6, 'f', 1, 64) + " MB"
+	}
+	return sign + strconv.FormatFloat(v/1e6, 'f', 0, 64) + " MB"
+}
+
+// signed prefixes a positive delta with +.
+func signed(s string, positive bool) string {
+	if positive {
+		return "+" + s
+	}
+	return s
+}
+
+// Byte sizes in ranges like "1MB-2MB": decimal units, and binary ones
+// (KiB, MiB, ...).
+var (
+	byteSize  = regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*([a-zA-Z]*)$`)
+	byteUnits = map[string]float64{
+		"": 1, "b": 1, "byte": 1, "bytes": 1,
+		"k": 1e3, "kb": 1e3, "kib": 1 << 10,
+		"m": 1e6, "mb": 1e6, "mib": 1 << 20,
+		"g": 1e9, "gb": 1e9, "gib": 1 << 30,
+		"t": 1e12, "tb": 1e12, "tib": 1 << 40,
+	}
+)
+
+// parseByteSize reads a size like "1024", "500KB", "1.5MiB".
+func parseByteSize(s string) (uint64, error) {
+	m := byteSize.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, fmt.Errorf("invalid size %q: use a number of bytes or a number with a unit, like 1024, 500KB, 1.5MB, 2MiB", s)
+	}
+	unit, ok := byteUnits[strings.ToLower(m[2])]
+	if !ok {
+		return 0, fmt.Errorf("unknown unit %q in %q; use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB", m[2], s)
+	}
+	v, _ := strconv.ParseFloat(m[1], 64) // the pattern admits only numbers
+	return uint64(math.Round(v * unit)), nil
+}
+
+// parseSizeRange reads an inclusive range: "1MB-2MB", "-1MB" (at most),
+// "1MB-" or "1MB" (at least). The empty string is no bound.
+func parseSizeRange(arg, s string) (heapsnapshot.SizeRange, error) {
+	var r heapsnapshot.SizeRange
+	if strings.TrimSpace(s) == "" {
+		return r, nil
+	}
+	lo, hi, isRange := strings.Cut(s, "-")
+	var err error
+	if strings.TrimSpace(lo) != "" {
+		if r.Min, err = parseByteSize(lo); err != nil {
+			return r, fmt.Errorf("%s: %w", arg, err)
+		}
+	}
+	if isRange && strings.TrimSpace(hi) != "" {
+		if r.Max, err = parseByteSize(hi); err != nil {
+			return r, fmt.Errorf("%s: %w", arg, err)
+		}
+		if r.Max < r.Min {
+			return r, fmt.Errorf("%s %q: the lower bound is above the upper one", arg, s)
+		}
+	}
+	if isRange && strings.TrimSpace(lo) == "" && strings.TrimSpace(hi) == "" {
+		return r, fmt.Errorf("%s %q: give at least one bound, like 1MB-, -1MB or 1MB-2MB", arg, s)
+	}
+	return r, nil
+}
+
+// indentJSON renders v as indented JSON.
+func indentJSON(v any) string {
+	b, _ := json.MarshalIndent(v, "", "  ") // maps of numbers always encode
+	return string(b)
+}
