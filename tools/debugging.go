@@ -31,11 +31,11 @@ func debuggingTools() []*Tool {
 	return []*Tool{
 		define(Tool{
 			Name: "take_snapshot", Description: "Returns the page as an accessibility-tree text with a uid per element, to act on by uid. Prefer it to screenshots.",
-			Category: CategoryDebugging, Scope: ScopePage, Paths: []string{"filePath"},
+			Category: CategoryDebugging, Scope: ScopePage,
 		}, takeSnapshot),
 		define(Tool{
 			Name: "evaluate_script", Description: "Calls a JavaScript function in the page (elements from snapshot uids as arguments) and returns its result as JSON; DOM elements in it come back as uids. Promises are awaited.",
-			Category: CategoryDebugging, Scope: ScopePage, Paths: []string{"sourcePath", "filePath"},
+			Category: CategoryDebugging, Scope: ScopePage,
 		}, evaluateScript),
 	}
 }
@@ -43,7 +43,7 @@ func debuggingTools() []*Tool {
 // takeSnapshotArgs are take_snapshot's arguments.
 type takeSnapshotArgs struct {
 	Verbose  bool   `json:"verbose,omitempty" jsonschema:"Keep every node, not only the interesting ones."`
-	FilePath string `json:"filePath,omitempty" jsonschema:"Save the whole snapshot to this file instead of returning it."`
+	FilePath string `json:"filePath,omitempty" path:"" jsonschema:"Save the whole snapshot to this file instead of returning it."`
 	UID      string `json:"uid,omitempty" jsonschema:"Only the subtree of this element."`
 	MaxChars int    `json:"maxChars,omitempty" jsonschema:"Cut the snapshot at a node boundary after this many characters (default 60000)."`
 }
@@ -57,10 +57,10 @@ func takeSnapshot(ctx context.Context, c *Call, args *takeSnapshotArgs) error {
 // evaluateScriptArgs are evaluate_script's arguments.
 type evaluateScriptArgs struct {
 	Function         string   `json:"function,omitempty" jsonschema:"Function declaration, e.g. () => document.title or (el) => el.innerText."`
-	SourcePath       string   `json:"sourcePath,omitempty" jsonschema:"Read the code from this file instead of function."`
+	SourcePath       string   `json:"sourcePath,omitempty" path:"" jsonschema:"Read the code from this file instead of function."`
 	Format           string   `json:"format,omitempty" enum:"function,script" jsonschema:"function (default), or script: a plain script whose last expression is the result."`
 	Args             []string `json:"args,omitempty" jsonschema:"uids of elements passed to the function as arguments."`
-	FilePath         string   `json:"filePath,omitempty" jsonschema:"Save the result to this file instead of returning it."`
+	FilePath         string   `json:"filePath,omitempty" path:"" jsonschema:"Save the result to this file instead of returning it."`
 	DialogAction     string   `json:"dialogAction,omitempty" jsonschema:"For dialogs the script opens: accept (default), dismiss, or a prompt's answer."`
 	WaitForStableDom optBool  `json:"waitForStableDom,omitempty" jsonschema:"Wait for the DOM to settle afterwards (default true); false for reads."`
 	ServiceWorkerID  string   `json:"serviceWorkerId,omitempty" jsonschema:"Not supported yet."`

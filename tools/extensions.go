@@ -18,7 +18,7 @@ func extensionTools() []*Tool {
 	return []*Tool{
 		define(Tool{
 			Name: "install_extension", Description: "Installs an unpacked Chrome extension from a local folder and prints its id.",
-			Category: CategoryExtensions, Scope: ScopeBrowser, Paths: []string{"path"},
+			Category: CategoryExtensions, Scope: ScopeBrowser,
 		}, installExtension),
 		define(Tool{
 			Name: "list_extensions", Description: "Lists the unpacked extensions installed in the browser: id, name, version and whether each is enabled.",
@@ -41,7 +41,7 @@ func extensionTools() []*Tool {
 
 // installExtensionArgs are install_extension's arguments.
 type installExtensionArgs struct {
-	Path string `json:"path" jsonschema:"Absolute path of the unpacked extension's folder (the one holding manifest.json)."`
+	Path string `json:"path" path:"" jsonschema:"Absolute path of the unpacked extension's folder (the one holding manifest.json)."`
 }
 
 // installExtension runs install_extension.

@@ -16,7 +16,7 @@ import (
 
 // getHeapsnapshotSummaryArgs are get_heapsnapshot_summary's arguments.
 type getHeapsnapshotSummaryArgs struct {
-	FilePath      string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	FilePath      string `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	MaxNameLength int    `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
 }
 
@@ -57,7 +57,7 @@ func getHeapsnapshotSummary(ctx context.Context, c *Call, args *getHeapsnapshotS
 
 // getHeapsnapshotDetailsArgs are get_heapsnapshot_details's arguments.
 type getHeapsnapshotDetailsArgs struct {
-	FilePath string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	FilePath string `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	heapFilter
 	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut class names after this many characters (default 100)."`
 	heapList
@@ -105,7 +105,7 @@ func getHeapsnapshotDetails(ctx context.Context, c *Call, args *getHeapsnapshotD
 
 // getHeapsnapshotClassNodesArgs are get_heapsnapshot_class_nodes's arguments.
 type getHeapsnapshotClassNodesArgs struct {
-	FilePath string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	FilePath string  `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	ID       float64 `json:"id" jsonschema:"The class id, from get_heapsnapshot_details."`
 	heapFilter
 	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut object names (and string values) after this many characters (default 100)."`
@@ -305,7 +305,7 @@ func getHeapsnapshotDominators(ctx context.Context, c *Call, args *getHeapsnapsh
 
 // getHeapsnapshotDuplicateStringsArgs are get_heapsnapshot_duplicate_strings's arguments.
 type getHeapsnapshotDuplicateStringsArgs struct {
-	FilePath string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	FilePath string `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	heapList
 	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut string values after this many characters (default 100)."`
 }
@@ -337,7 +337,7 @@ func getHeapsnapshotDuplicateStrings(ctx context.Context, c *Call, args *getHeap
 
 // queryHeapsnapshotObjectsArgs are query_heapsnapshot_objects's arguments.
 type queryHeapsnapshotObjectsArgs struct {
-	FilePath     string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	FilePath     string  `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	ClassName    string  `json:"className,omitempty" jsonschema:"Regular expression or text matched against class names, case-insensitive."`
 	PropertyName string  `json:"propertyName,omitempty" jsonschema:"Keep objects with an outgoing reference of this name (property, closure variable, internal field)."`
 	NodeType     string  `json:"nodeType,omitempty" jsonschema:"Keep objects of this V8 type: object, closure, string, array, native, code, ..."`
@@ -385,8 +385,8 @@ func queryHeapsnapshotObjects(ctx context.Context, c *Call, args *queryHeapsnaps
 
 // compareHeapsnapshotsArgs are compare_heapsnapshots's arguments.
 type compareHeapsnapshotsArgs struct {
-	BaseFilePath    string   `json:"baseFilePath" jsonschema:"The earlier .heapsnapshot file."`
-	CurrentFilePath string   `json:"currentFilePath" jsonschema:"The later .heapsnapshot file."`
+	BaseFilePath    string   `json:"baseFilePath" path:"" jsonschema:"The earlier .heapsnapshot file."`
+	CurrentFilePath string   `json:"currentFilePath" path:"" jsonschema:"The later .heapsnapshot file."`
 	ClassIndex      optIndex `json:"classIndex,omitempty" jsonschema:"0-based index of a class in the comparison (the index column): list its new and deleted objects."`
 	MaxNameLength   int      `json:"maxNameLength,omitempty" jsonschema:"Cut class names after this many characters (default 100)."`
 	heapList
@@ -466,7 +466,7 @@ func compareHeapsnapshots(ctx context.Context, c *Call, args *compareHeapsnapsho
 
 // analyzeHeapsnapshotContextsArgs are analyze_heapsnapshot_contexts's arguments.
 type analyzeHeapsnapshotContextsArgs struct {
-	FilePath        string `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	FilePath        string `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	RetainedSize    string `json:"retainedSize,omitempty" jsonschema:"Keep contexts whose dead variables retain this much: 1MB-2MB, -1MB (at most), 1MB- or 1MB (at least)."`
 	ScopeInfoNodeID int    `json:"scopeInfoNodeId,omitempty" jsonschema:"List all contexts of one scope (its scopeInfoNodeId from a previous answer)."`
 	MaxNameLength   int    `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`

@@ -85,7 +85,7 @@ func inputTools() []*Tool {
 		}, pressKey),
 		define(Tool{
 			Name: "upload_file", Description: "Uploads local files through a file input, or the file chooser an element opens.",
-			Category: CategoryInput, Scope: ScopePage, Paths: []string{"filePaths"},
+			Category: CategoryInput, Scope: ScopePage,
 		}, uploadFile),
 		define(Tool{
 			Name: "handle_dialog", Description: "Accepts or dismisses the open alert, confirm, prompt or beforeunload dialog.",
@@ -242,7 +242,7 @@ func pressKey(ctx context.Context, c *Call, args *pressKeyArgs) error {
 // uploadFileArgs are upload_file's arguments.
 type uploadFileArgs struct {
 	UID             string   `json:"uid" jsonschema:"uid of the file input, or of the element that opens a file chooser."`
-	FilePaths       []string `json:"filePaths" jsonschema:"Local paths of the files to upload."`
+	FilePaths       []string `json:"filePaths" path:"" jsonschema:"Local paths of the files to upload."`
 	IncludeSnapshot bool     `json:"includeSnapshot,omitempty" jsonschema:"Append a snapshot of the page after the upload."`
 }
 

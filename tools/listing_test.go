@@ -90,4 +90,4 @@ func TestToolDeclarationsAreUnchanged(t *testing.T) {
 }
 
 // pathArgNames are the arguments of t confined as file paths.
-func pathArgNames(t *Tool) []string { return slices.Clone(t.Paths) }
+func pathArgNames(t *Tool) []string { return slices.Clone(t.paths) }

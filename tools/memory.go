@@ -99,79 +99,79 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "take_heapsnapshot",
 			Description: "Takes a heap snapshot of the page's JavaScript heap (after a garbage collection) and saves it to a .heapsnapshot file, to find memory leaks: take one before and one after the suspect action and compare them. Opens in Chrome DevTools' Memory panel too.",
-			Category:    CategoryMemory, Scope: ScopePage, Paths: []string{"filePath"},
+			Category:    CategoryMemory, Scope: ScopePage,
 		}, takeHeapsnapshot),
 		define(Tool{
 			Name:        "get_heapsnapshot_summary",
 			Description: "Loads a heap snapshot and summarizes it: memory by kind (JavaScript, native, code, strings, arrays), the native contexts (page, iframes, extensions) and what each holds, and how much only closure contexts retain.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, getHeapsnapshotSummary),
 		define(Tool{
 			Name:        "get_heapsnapshot_details",
 			Description: "Loads a heap snapshot and lists its classes (constructors) by retained size: id, object count, self and retained size. filterName narrows to objects retained for one reason, e.g. by detached DOM nodes. Pass a class id to get_heapsnapshot_class_nodes for its objects.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, getHeapsnapshotDetails),
 		define(Tool{
 			Name:        "get_heapsnapshot_class_nodes",
 			Description: "Loads a heap snapshot and lists the objects of one class (id from get_heapsnapshot_details) by retained size, with their ids for the other heap snapshot tools.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, getHeapsnapshotClassNodes),
 		define(Tool{
 			Name:        "get_heapsnapshot_object_details",
 			Description: "Loads a heap snapshot and describes one object by id: name, type, class, self and retained size, distance from the GC roots, DOM detachedness, edge and retainer counts.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, getHeapsnapshotObjectDetails),
 		define(Tool{
 			Name:        "get_heapsnapshot_edges",
 			Description: "Loads a heap snapshot and lists what one object references (its properties, elements, closure variables, internal fields), largest first.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, getHeapsnapshotEdges),
 		define(Tool{
 			Name:        "get_heapsnapshot_retainers",
 			Description: "Loads a heap snapshot and lists the objects that reference one object (its retainers), closest to the GC roots first. For whole paths to the roots use get_heapsnapshot_retaining_paths.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, getHeapsnapshotRetainers),
 		define(Tool{
 			Name:        "get_heapsnapshot_retaining_paths",
 			Description: "Loads a heap snapshot and shows why an object is not garbage collected: the shortest reference paths from the GC roots to it, as a tree of retainers (each line: the retainer, the edge type and name by which it holds the line above).",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, getHeapsnapshotRetainingPaths),
 		define(Tool{
 			Name:        "get_heapsnapshot_dominators",
 			Description: "Loads a heap snapshot and lists the dominator chain of one object: its immediate dominator (the object whose release would free it), that one's, and so on up to the GC roots.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, getHeapsnapshotDominators),
 		define(Tool{
 			Name:        "get_heapsnapshot_duplicate_strings",
 			Description: "Loads a heap snapshot and lists the strings stored more than once, the most memory first, with the ids of some copies.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, getHeapsnapshotDuplicateStrings),
 		define(Tool{
 			Name:        "query_heapsnapshot_objects",
 			Description: "Loads a heap snapshot and finds objects by class name (regular expression or text), property name, type, size ranges and DOM detachedness, largest first.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, queryHeapsnapshotObjects),
 		define(Tool{
 			Name:        "compare_heapsnapshots",
 			Description: "Loads two heap snapshots of one page (taken in this session, before and after an action) and lists by class the new and deleted objects and the size change, largest growth first. With classIndex (the index column), lists that class's new and deleted objects.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"baseFilePath", "currentFilePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, compareHeapsnapshots),
 		define(Tool{
 			Name:        "analyze_heapsnapshot_contexts",
 			Description: "Loads a heap snapshot and finds closure contexts keeping variables that no live function can read any more (dead variables), with what their values retain: memory held only because some function once captured it.",
-			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, ReadOnly: true, Condition: ConditionMemoryDebugging,
 		}, analyzeHeapsnapshotContexts),
 		define(Tool{
 			Name:        "close_heapsnapshot",
 			Description: "Frees the memory of a heap snapshot the analysis tools loaded.",
-			Category:    CategoryMemory, Condition: ConditionMemoryDebugging, Paths: []string{"filePath"},
+			Category:    CategoryMemory, Condition: ConditionMemoryDebugging,
 		}, closeHeapsnapshot),
 	}
 }
 
 // takeHeapsnapshotArgs are take_heapsnapshot's arguments.
 type takeHeapsnapshotArgs struct {
-	FilePath string `json:"filePath" jsonschema:"Where to save the snapshot; .heapsnapshot is appended when missing."`
+	FilePath string `json:"filePath" path:"" jsonschema:"Where to save the snapshot; .heapsnapshot is appended when missing."`
 }
 
 // takeHeapsnapshot runs take_heapsnapshot.
@@ -191,7 +191,7 @@ func takeHeapsnapshot(ctx context.Context, c *Call, args *takeHeapsnapshotArgs) 
 
 // closeHeapsnapshotArgs are close_heapsnapshot's arguments.
 type closeHeapsnapshotArgs struct {
-	FilePath string `json:"filePath" jsonschema:"Path of the .heapsnapshot file to close."`
+	FilePath string `json:"filePath" path:"" jsonschema:"Path of the .heapsnapshot file to close."`
 }
 
 // closeHeapsnapshot runs close_heapsnapshot.
@@ -205,7 +205,7 @@ func closeHeapsnapshot(ctx context.Context, c *Call, args *closeHeapsnapshotArgs
 
 // heapObject are the arguments naming one object of a heap snapshot file.
 type heapObject struct {
-	FilePath string  `json:"filePath" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
+	FilePath string  `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	NodeID   float64 `json:"nodeId" jsonschema:"The object's id (@id in other answers)."`
 }
 

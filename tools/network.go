@@ -26,7 +26,7 @@ func networkTools() []*Tool {
 		}, listNetworkRequests),
 		define(Tool{
 			Name: "get_network_request", Description: "Shows a request's headers and bodies (the latest document request when reqid is omitted).",
-			Category: CategoryNetwork, Scope: ScopePage, Paths: []string{"requestFilePath", "responseFilePath"},
+			Category: CategoryNetwork, Scope: ScopePage,
 		}, getNetworkRequest),
 	}
 }
@@ -64,8 +64,8 @@ func listNetworkRequests(ctx context.Context, c *Call, args *listNetworkRequests
 // getNetworkRequestArgs are get_network_request's arguments.
 type getNetworkRequestArgs struct {
 	ReqID            float64 `json:"reqid,omitempty" jsonschema:"reqid from list_network_requests; omitted: the latest document request."`
-	RequestFilePath  string  `json:"requestFilePath,omitempty" jsonschema:"Save the request body to this file instead of showing it."`
-	ResponseFilePath string  `json:"responseFilePath,omitempty" jsonschema:"Save the response body to this file instead of showing it."`
+	RequestFilePath  string  `json:"requestFilePath,omitempty" path:"" jsonschema:"Save the request body to this file instead of showing it."`
+	ResponseFilePath string  `json:"responseFilePath,omitempty" path:"" jsonschema:"Save the response body to this file instead of showing it."`
 }
 
 // getNetworkRequest runs get_network_request.

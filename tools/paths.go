@@ -94,9 +94,10 @@ func (g *pathGuard) check(ctx context.Context, arg, path string) (string, error)
 		arg, path, real, source, strings.Join(dirs, ", "))
 }
 
-// checkArgs checks every path argument of a tool call before it runs.
+// checkArgs checks every path argument of a tool call (its fields tagged
+// path:"") before it runs.
 func (g *pathGuard) checkArgs(ctx context.Context, t *Tool, args map[string]json.RawMessage) error {
-	for _, name := range t.Paths {
+	for _, name := range t.paths {
 		raw, ok := args[name]
 		if !ok {
 			continue

@@ -75,12 +75,12 @@ func performanceTools() []*Tool {
 		define(Tool{
 			Name:        "performance_start_trace",
 			Description: "Records a performance trace of the page (Core Web Vitals: LCP, CLS, INP, and what slows them). By default it reloads the page, stops once the load settled and answers with the summary.",
-			Category:    CategoryPerformance, Scope: ScopePage, Paths: []string{"filePath"},
+			Category:    CategoryPerformance, Scope: ScopePage,
 		}, performanceStartTrace),
 		define(Tool{
 			Name:        "performance_stop_trace",
 			Description: "Stops the performance trace running on the page and answers with its summary: metrics and insights per navigation.",
-			Category:    CategoryPerformance, Scope: ScopePage, Paths: []string{"filePath"},
+			Category:    CategoryPerformance, Scope: ScopePage,
 		}, performanceStopTrace),
 		define(Tool{
 			Name:        "performance_analyze_insight",
@@ -95,7 +95,7 @@ type performanceStartTraceArgs struct {
 	Reload      optBool `json:"reload,omitempty" jsonschema:"Reload the page once tracing has started (default true), to record its load."`
 	AutoStop    optBool `json:"autoStop,omitempty" jsonschema:"Stop once the load settled and return the summary (default true); false: stop with performance_stop_trace."`
 	IgnoreCache bool    `json:"ignoreCache,omitempty" jsonschema:"Reload bypassing the HTTP cache, as a first visit."`
-	FilePath    string  `json:"filePath,omitempty" jsonschema:"With autoStop: save the raw trace here (.json.gz compressed, .json plain)."`
+	FilePath    string  `json:"filePath,omitempty" path:"" jsonschema:"With autoStop: save the raw trace here (.json.gz compressed, .json plain)."`
 }
 
 // performanceStartTrace runs performance_start_trace.
@@ -134,7 +134,7 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 
 // performanceStopTraceArgs are performance_stop_trace's arguments.
 type performanceStopTraceArgs struct {
-	FilePath string `json:"filePath,omitempty" jsonschema:"Save the raw trace to this file: gzip-compressed when it ends in .gz (e.g. trace.json.gz), plain JSON otherwise (trace.json)."`
+	FilePath string `json:"filePath,omitempty" path:"" jsonschema:"Save the raw trace to this file: gzip-compressed when it ends in .gz (e.g. trace.json.gz), plain JSON otherwise (trace.json)."`
 }
 
 // performanceStopTrace runs performance_stop_trace.

@@ -57,10 +57,9 @@ type Tool struct {
 	// IgnoresDialog lets a page tool run while a JavaScript dialog blocks
 	// the page; other page tools are refused then, pointing to handle_dialog.
 	IgnoresDialog bool
-	// Paths names the arguments that are local file paths (a string or an
-	// array of strings); they are confined before the tool runs.
-	Paths []string
 
+	args     reflect.Type // the handler's argument struct
+	paths    []string     // arguments tagged path:"", confined before the tool runs
 	schema   json.RawMessage
 	props    map[string]*jsonschema.Resolved
 	required []string
@@ -83,7 +82,9 @@ type Call struct {
 // define declares a tool whose arguments decode into P. The input schema is
 // inferred from P: json tags name the properties, `jsonschema` tags describe
 // them, `enum` tags (comma-separated) restrict strings, and fields without
-// omitempty are required. ScopePage tools get an optional pageId property.
+// omitempty are required, and `path:""` marks a local file path (a string
+// or an array of strings) that is confined to the client's roots before
+// the tool runs. ScopePage tools get an optional pageId property.
 func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) error) *Tool {
 	s, err := jsonschema.For[P](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[optBool](): {Type: "boolean"},
@@ -91,7 +92,9 @@ func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) e
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", t.Name, err)) // a programming error, caught by any test
 	}
-	applyEnums(s, reflect.TypeFor[P]())
+	t.args = reflect.TypeFor[P]()
+	applyEnums(s, t.args)
+	t.paths = pathArgs(t.Name, t.args)
 	if t.Scope == ScopePage {
 		if s.Properties == nil {
 			s.Properties = map[string]*jsonschema.Schema{}
@@ -166,6 +169,28 @@ func applyEnums(s *jsonschema.Schema, t reflect.Type) {
 			ps.Enum = append(ps.Enum, v)
 		}
 	}
+}
+
+// pathArgs returns the JSON names of the fields of t, and of the structs
+// it embeds, that carry a `path:""` tag. Such a field must be a string or
+// a []string: the confinement reads nothing else.
+func pathArgs(tool string, t reflect.Type) []string {
+	var names []string
+	for f := range t.Fields() {
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			names = append(names, pathArgs(tool, f.Type)...)
+			continue
+		}
+		if _, ok := f.Tag.Lookup("path"); !ok {
+			continue
+		}
+		if k := f.Type.Kind(); k != reflect.String && (k != reflect.Slice || f.Type.Elem().Kind() != reflect.String) {
+			panic(fmt.Sprintf("tool %s: path argument %s is a %s; use string or []string", tool, f.Name, f.Type)) // a programming error, caught by any test
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		names = append(names, name)
+	}
+	return names
 }
 
 // checkRange applies the limits every tool shares to its numeric

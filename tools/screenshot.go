@@ -21,7 +21,7 @@ func screenshotTools() []*Tool {
 	return []*Tool{
 		define(Tool{
 			Name: "take_screenshot", Description: "Takes a screenshot of the page's viewport, of the full page, or of one element (uid).",
-			Category: CategoryDebugging, Scope: ScopePage, Paths: []string{"filePath"},
+			Category: CategoryDebugging, Scope: ScopePage,
 		}, takeScreenshot),
 	}
 }
@@ -32,7 +32,7 @@ type takeScreenshotArgs struct {
 	Quality  float64 `json:"quality,omitempty" jsonschema:"JPEG and WebP quality, 0-100 (higher is better and bigger); ignored for PNG."`
 	UID      string  `json:"uid,omitempty" jsonschema:"uid of an element from the page snapshot, to capture only it."`
 	FullPage bool    `json:"fullPage,omitempty" jsonschema:"Capture the whole page instead of the viewport. Not with uid."`
-	FilePath string  `json:"filePath,omitempty" jsonschema:"Save the image to this file instead of returning it."`
+	FilePath string  `json:"filePath,omitempty" path:"" jsonschema:"Save the image to this file instead of returning it."`
 }
 
 // takeScreenshot runs take_screenshot.
