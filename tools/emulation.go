@@ -165,7 +165,7 @@ func emulationTools() []*Tool {
 		}, emulate),
 		define(Tool{
 			Name: "resize_page", Description: "Resizes the page's window so that the page (its viewport) is width x height CSS pixels.",
-			Category: CategoryEmulation, Scope: ScopePage,
+			Category: CategoryEmulation, Scope: ScopePage, Guarded: true,
 		}, resizePage),
 	}
 }

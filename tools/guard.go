@@ -25,14 +25,6 @@ var defaultSensitivePatterns = []string{
 	"*://admin.*/*", "*://*/wp-admin/*",
 }
 
-// guardedTools change state in the page: on a sensitive page they need the
-// user's confirmation. Reading tools are never blocked.
-var guardedTools = map[string]bool{
-	"click": true, "click_at": true, "drag": true, "fill": true, "fill_form": true, "hover": true,
-	"press_key": true, "type_text": true, "upload_file": true, "handle_dialog": true, "evaluate_script": true,
-	"execute_3p_developer_tool": true, "execute_webmcp_tool": true, "resize_page": true,
-}
-
 // GuardOptions configure the protections for a browser that is the user's own.
 type GuardOptions struct {
 	// Sensitive turns the sensitive page guard on; main decides it from
@@ -66,7 +58,7 @@ func sensitivePatterns(extra []string) browser.URLPatterns {
 // (elicitation), before a state-changing tool acts on a sensitive page, and
 // returns an error saying why the call was refused.
 func (s *Server) guard(ctx context.Context, t *Tool, p *browser.Page) error {
-	if !s.opts.Guard.Sensitive || !guardedTools[t.Name] {
+	if !s.opts.Guard.Sensitive || !t.Guarded {
 		return nil
 	}
 	url := p.Info().URL

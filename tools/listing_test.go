@@ -77,7 +77,7 @@ func TestToolDeclarationsAreUnchanged(t *testing.T) {
 		for _, f := range []struct {
 			on   bool
 			name string
-		}{{tool.ReadOnly, "readOnly"}, {tool.Slim, "slim"}, {tool.AllowCrashed, "allowCrashed"}, {tool.IgnoresDialog, "ignoresDialog"}, {guardedTools[tool.Name], "guarded"}} {
+		}{{tool.ReadOnly, "readOnly"}, {tool.Slim, "slim"}, {tool.AllowCrashed, "allowCrashed"}, {tool.IgnoresDialog, "ignoresDialog"}, {tool.Guarded, "guarded"}} {
 			if f.on {
 				flags = append(flags, f.name)
 			}

@@ -54,6 +54,9 @@ type Tool struct {
 	Slim bool
 	// AllowCrashed lets a page tool run on a crashed page (to recover it).
 	AllowCrashed bool
+	// Guarded marks a page tool that changes the page: on a sensitive page
+	// it needs the user's confirmation. Reading tools are never blocked.
+	Guarded bool
 	// IgnoresDialog lets a page tool run while a JavaScript dialog blocks
 	// the page; other page tools are refused then, pointing to handle_dialog.
 	IgnoresDialog bool

@@ -45,7 +45,7 @@ func thirdPartyTools() []*Tool {
 		define(Tool{
 			Name:        "execute_3p_developer_tool",
 			Description: "Runs a developer tool the page exposes (see list_3p_developer_tools) and returns its result as JSON; DOM elements in it come back as snapshot uids.",
-			Category:    CategoryExperimentalThirdParty, Scope: ScopePage,
+			Category:    CategoryExperimentalThirdParty, Scope: ScopePage, Guarded: true,
 		}, execute3pDeveloperTool),
 	}
 }
@@ -119,7 +119,7 @@ func webmcpTools() []*Tool {
 		define(Tool{
 			Name:        "execute_webmcp_tool",
 			Description: "Runs a WebMCP tool the page registered (see list_webmcp_tools) and returns its status, output and error text.",
-			Category:    CategoryExperimentalWebmcp, Scope: ScopePage,
+			Category:    CategoryExperimentalWebmcp, Scope: ScopePage, Guarded: true,
 		}, executeWebmcpTool),
 	}
 }
