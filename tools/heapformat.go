@@ -121,18 +121,34 @@ func signed(s string, positive bool) string {
 	return s
 }
 
-// Byte sizes in ranges like "1MB-2MB": decimal units, and binary ones
-// (KiB, MiB, ...).
-var (
-	byteSize  = regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*([a-zA-Z]*)$`)
-	byteUnits = map[string]float64{
-		"": 1, "b": 1, "byte": 1, "bytes": 1,
-		"k": 1e3, "kb": 1e3, "kib": 1 << 10,
-		"m": 1e6, "mb": 1e6, "mib": 1 << 20,
-		"g": 1e9, "gb": 1e9, "gib": 1 << 30,
-		"t": 1e12, "tb": 1e12, "tib": 1 << 40,
+// byteSize matches a size in ranges like "1MB-2MB": a number and a unit.
+var byteSize = regexp.MustCompile(`^(\d+(?:\.\d+)?)\s*([a-zA-Z]*)$`)
+
+// byteUnit returns the bytes in one unit (lower case): decimal units, and
+// binary ones (KiB, MiB, ...).
+func byteUnit(unit string) (float64, bool) {
+	switch unit {
+	case "", "b", "byte", "bytes":
+		return 1, true
+	case "k", "kb":
+		return 1e3, true
+	case "kib":
+		return 1 << 10, true
+	case "m", "mb":
+		return 1e6, true
+	case "mib":
+		return 1 << 20, true
+	case "g", "gb":
+		return 1e9, true
+	case "gib":
+		return 1 << 30, true
+	case "t", "tb":
+		return 1e12, true
+	case "tib":
+		return 1 << 40, true
 	}
-)
+	return 0, false
+}
 
 // parseByteSize reads a size like "1024", "500KB", "1.5MiB".
 func parseByteSize(s string) (uint64, error) {
@@ -140,7 +156,7 @@ func parseByteSize(s string) (uint64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("invalid size %q: use a number of bytes or a number with a unit, like 1024, 500KB, 1.5MB, 2MiB", s)
 	}
-	unit, ok := byteUnits[strings.ToLower(m[2])]
+	unit, ok := byteUnit(strings.ToLower(m[2]))
 	if !ok {
 		return 0, fmt.Errorf("unknown unit %q in %q; use B, KB, KiB, MB, MiB, GB, GiB, TB or TiB", m[2], s)
 	}
