@@ -22,7 +22,7 @@ type getHeapsnapshotSummaryArgs struct {
 
 // getHeapsnapshotSummary runs get_heapsnapshot_summary.
 func getHeapsnapshotSummary(ctx context.Context, c *Call, args *getHeapsnapshotSummaryArgs) error {
-	s, err := heapSnapshots.get(ctx, args.FilePath)
+	s, err := c.heapSnapshot(ctx, args.FilePath)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ type getHeapsnapshotDetailsArgs struct {
 
 // getHeapsnapshotDetails runs get_heapsnapshot_details.
 func getHeapsnapshotDetails(ctx context.Context, c *Call, args *getHeapsnapshotDetailsArgs) error {
-	s, err := heapSnapshots.get(ctx, args.FilePath)
+	s, err := c.heapSnapshot(ctx, args.FilePath)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ type getHeapsnapshotClassNodesArgs struct {
 
 // getHeapsnapshotClassNodes runs get_heapsnapshot_class_nodes.
 func getHeapsnapshotClassNodes(ctx context.Context, c *Call, args *getHeapsnapshotClassNodesArgs) error {
-	s, err := heapSnapshots.get(ctx, args.FilePath)
+	s, err := c.heapSnapshot(ctx, args.FilePath)
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ type getHeapsnapshotObjectDetailsArgs struct {
 
 // getHeapsnapshotObjectDetails runs get_heapsnapshot_object_details.
 func getHeapsnapshotObjectDetails(ctx context.Context, c *Call, args *getHeapsnapshotObjectDetailsArgs) error {
-	s, i, err := args.load(ctx)
+	s, i, err := args.load(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func getHeapsnapshotEdges(ctx context.Context, c *Call, args *getHeapsnapshotEdg
 	if err != nil {
 		return err
 	}
-	s, i, err := args.load(ctx)
+	s, i, err := args.load(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -211,7 +211,7 @@ type getHeapsnapshotRetainersArgs struct {
 
 // getHeapsnapshotRetainers runs get_heapsnapshot_retainers.
 func getHeapsnapshotRetainers(ctx context.Context, c *Call, args *getHeapsnapshotRetainersArgs) error {
-	s, i, err := args.load(ctx)
+	s, i, err := args.load(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -236,7 +236,7 @@ type getHeapsnapshotRetainingPathsArgs struct {
 
 // getHeapsnapshotRetainingPaths runs get_heapsnapshot_retaining_paths.
 func getHeapsnapshotRetainingPaths(ctx context.Context, c *Call, args *getHeapsnapshotRetainingPathsArgs) error {
-	s, i, err := args.load(ctx)
+	s, i, err := args.load(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -284,7 +284,7 @@ type getHeapsnapshotDominatorsArgs struct {
 
 // getHeapsnapshotDominators runs get_heapsnapshot_dominators.
 func getHeapsnapshotDominators(ctx context.Context, c *Call, args *getHeapsnapshotDominatorsArgs) error {
-	s, i, err := args.load(ctx)
+	s, i, err := args.load(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -312,7 +312,7 @@ type getHeapsnapshotDuplicateStringsArgs struct {
 
 // getHeapsnapshotDuplicateStrings runs get_heapsnapshot_duplicate_strings.
 func getHeapsnapshotDuplicateStrings(ctx context.Context, c *Call, args *getHeapsnapshotDuplicateStringsArgs) error {
-	s, err := heapSnapshots.get(ctx, args.FilePath)
+	s, err := c.heapSnapshot(ctx, args.FilePath)
 	if err != nil {
 		return err
 	}
@@ -362,7 +362,7 @@ func queryHeapsnapshotObjects(ctx context.Context, c *Call, args *queryHeapsnaps
 	if args.IsDetached.set {
 		q.Detached = &args.IsDetached.value
 	}
-	s, err := heapSnapshots.get(ctx, args.FilePath)
+	s, err := c.heapSnapshot(ctx, args.FilePath)
 	if err != nil {
 		return err
 	}
@@ -394,11 +394,11 @@ type compareHeapsnapshotsArgs struct {
 
 // compareHeapsnapshots runs compare_heapsnapshots.
 func compareHeapsnapshots(ctx context.Context, c *Call, args *compareHeapsnapshotsArgs) error {
-	base, err := heapSnapshots.get(ctx, args.BaseFilePath)
+	base, err := c.heapSnapshot(ctx, args.BaseFilePath)
 	if err != nil {
 		return err
 	}
-	current, err := heapSnapshots.get(ctx, args.CurrentFilePath)
+	current, err := c.heapSnapshot(ctx, args.CurrentFilePath)
 	if err != nil {
 		return err
 	}
@@ -479,7 +479,7 @@ func analyzeHeapsnapshotContexts(ctx context.Context, c *Call, args *analyzeHeap
 	if err != nil {
 		return err
 	}
-	s, err := heapSnapshots.get(ctx, args.FilePath)
+	s, err := c.heapSnapshot(ctx, args.FilePath)
 	if err != nil {
 		return err
 	}

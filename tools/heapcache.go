@@ -13,13 +13,24 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/internal/heapsnapshot"
 )
 
-// heapSnapshots caches the snapshots the analysis tools loaded, by path,
-// until close_heapsnapshot or until the file changes.
-var heapSnapshots = snapshotCache{entries: map[string]*cachedSnapshot{}}
+// DefaultHeapSnapshotBudget is how many bytes of heap snapshot files the
+// analysis tools keep loaded when Options.HeapSnapshotBudget is 0.
+const DefaultHeapSnapshotBudget = 512 << 20
 
-type snapshotCache struct {
+// heapCache holds the snapshots the analysis tools loaded, by resolved
+// path, until close_heapsnapshot, until the file changes, or until loading
+// others takes it over its byte budget: then the least recently used are
+// dropped, since a few snapshots of 100 MB would otherwise stay in memory
+// for the whole session. A snapshot is counted at its file's size, about
+// what its parsed graph holds.
+type heapCache struct {
+	budget int64
+	open   func(ctx context.Context, path string) (*heapsnapshot.Snapshot, error)
+
 	mu      sync.Mutex
 	entries map[string]*cachedSnapshot
+	used    int64  // bytes of all entries
+	clock   uint64 // counts uses, for least recently used
 }
 
 type cachedSnapshot struct {
@@ -28,69 +39,125 @@ type cachedSnapshot struct {
 	err     error
 	modTime time.Time
 	size    int64
+	lastUse uint64
 }
 
-// heapSnapshotExts are the file name extensions the analysis tools accept.
-var heapSnapshotExts = []string{".heapsnapshot", ".heaptimeline"}
+// newHeapCache returns a cache that keeps budget bytes of snapshots
+// (DefaultHeapSnapshotBudget when budget is 0 or less).
+func newHeapCache(budget int64) *heapCache {
+	if budget <= 0 {
+		budget = DefaultHeapSnapshotBudget
+	}
+	return &heapCache{budget: budget, open: heapsnapshot.Open, entries: map[string]*cachedSnapshot{}}
+}
 
 // get returns the snapshot in the file at path, loading it unless it is
-// cached and the file did not change since.
-func (c *snapshotCache) get(ctx context.Context, path string) (*heapsnapshot.Snapshot, error) {
+// cached and the file did not change since. evicted are the resolved paths
+// of the snapshots dropped to make room for it.
+func (c *heapCache) get(ctx context.Context, path string) (snap *heapsnapshot.Snapshot, evicted []string, err error) {
 	if !hasHeapSnapshotExt(path) {
-		return nil, fmt.Errorf("%s must have a .heapsnapshot or .heaptimeline extension; take_heapsnapshot writes such files", path)
+		return nil, nil, fmt.Errorf("%s must have a .heapsnapshot or .heaptimeline extension; take_heapsnapshot writes such files", path)
 	}
 	key := resolve(path)
 	fi, err := os.Stat(key)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no heap snapshot at %s; take one with take_heapsnapshot", path)
+		return nil, nil, fmt.Errorf("no heap snapshot at %s; take one with take_heapsnapshot", path)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c.mu.Lock()
+	c.clock++
 	e := c.entries[key]
 	if e == nil || !e.modTime.Equal(fi.ModTime()) || e.size != fi.Size() {
-		e = &cachedSnapshot{loaded: make(chan struct{}), modTime: fi.ModTime(), size: fi.Size()}
+		c.removeLocked(key)
+		e = &cachedSnapshot{loaded: make(chan struct{}), modTime: fi.ModTime(), size: fi.Size(), lastUse: c.clock}
 		c.entries[key] = e
+		c.used += e.size
+		evicted = c.evictLocked(key)
 		c.mu.Unlock()
-		e.snap, e.err = heapsnapshot.Open(ctx, key)
+		e.snap, e.err = c.open(ctx, key)
 		if e.err != nil {
 			c.mu.Lock()
 			if c.entries[key] == e {
-				delete(c.entries, key) // the next call tries again
+				c.removeLocked(key) // the next call tries again
 			}
 			c.mu.Unlock()
 		}
 		close(e.loaded)
 	} else {
+		e.lastUse = c.clock
 		c.mu.Unlock()
 	}
 	select {
 	case <-e.loaded:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return nil, evicted, ctx.Err()
 	}
 	if e.err != nil {
-		return nil, fmt.Errorf("load heap snapshot: %w", e.err)
+		return nil, evicted, fmt.Errorf("load heap snapshot: %w", e.err)
 	}
-	return e.snap, nil
+	return e.snap, evicted, nil
 }
 
-// close forgets the snapshot of path, reporting whether it was loaded.
-func (c *snapshotCache) close(path string) bool {
-	key := resolve(path)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	_, ok := c.entries[key]
-	delete(c.entries, key)
+// evictLocked drops the least recently used snapshots other than keep
+// until the cache is within its budget, and returns their paths. A single
+// snapshot larger than the budget stays: the call that loaded it needs it.
+func (c *heapCache) evictLocked(keep string) []string {
+	var evicted []string
+	for c.used > c.budget {
+		oldest := ""
+		for key, e := range c.entries {
+			if key != keep && (oldest == "" || e.lastUse < c.entries[oldest].lastUse) {
+				oldest = key
+			}
+		}
+		if oldest == "" {
+			break
+		}
+		c.removeLocked(oldest)
+		evicted = append(evicted, oldest)
+	}
+	return evicted
+}
+
+// removeLocked forgets the snapshot of key, reporting whether it was there.
+func (c *heapCache) removeLocked(key string) bool {
+	e, ok := c.entries[key]
+	if ok {
+		c.used -= e.size
+		delete(c.entries, key)
+	}
 	return ok
 }
 
-func hasHeapSnapshotExt(path string) bool {
-	for _, ext := range heapSnapshotExts {
-		if strings.HasSuffix(path, ext) {
-			return true
-		}
+// close forgets the snapshot of path, reporting whether it was loaded.
+func (c *heapCache) close(path string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.removeLocked(resolve(path))
+}
+
+// heapSnapshot returns the snapshot at path from the server's cache, and
+// tells the agent which snapshots were dropped to make room, so that it
+// knows why a later call on one of them reads the file again.
+func (c *Call) heapSnapshot(ctx context.Context, path string) (*heapsnapshot.Snapshot, error) {
+	s, evicted, err := c.Server.heaps.get(ctx, path)
+	for _, p := range evicted {
+		c.Resp.Linef("Note: unloaded the heap snapshot %s to keep the loaded snapshots within %s; a later call on it reads the file again.", p, byteBudget(c.Server.heaps.budget))
 	}
-	return false
+	return s, err
+}
+
+// byteBudget formats a budget in MiB, or in bytes when it is not a whole
+// number of MiB.
+func byteBudget(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func hasHeapSnapshotExt(path string) bool {
+	return strings.HasSuffix(path, ".heapsnapshot") || strings.HasSuffix(path, ".heaptimeline")
 }

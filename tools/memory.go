@@ -184,7 +184,7 @@ func takeHeapsnapshot(ctx context.Context, c *Call, args *takeHeapsnapshotArgs) 
 	if err != nil {
 		return err
 	}
-	heapSnapshots.close(path)
+	c.Server.heaps.close(path)
 	c.Resp.Linef("Heap snapshot saved to %s (%.1f MB).", path, float64(n)/1e6)
 	return nil
 }
@@ -196,7 +196,7 @@ type closeHeapsnapshotArgs struct {
 
 // closeHeapsnapshot runs close_heapsnapshot.
 func closeHeapsnapshot(ctx context.Context, c *Call, args *closeHeapsnapshotArgs) error {
-	if !heapSnapshots.close(args.FilePath) {
+	if !c.Server.heaps.close(args.FilePath) {
 		return fmt.Errorf("%s was not loaded; nothing to close", args.FilePath)
 	}
 	c.Resp.Linef("Closed heap snapshot: %s", args.FilePath)
@@ -210,8 +210,8 @@ type heapObject struct {
 }
 
 // load loads the snapshot and finds the object.
-func (o heapObject) load(ctx context.Context) (*heapsnapshot.Snapshot, heapsnapshot.Index, error) {
-	s, err := heapSnapshots.get(ctx, o.FilePath)
+func (o heapObject) load(ctx context.Context, c *Call) (*heapsnapshot.Snapshot, heapsnapshot.Index, error) {
+	s, err := c.heapSnapshot(ctx, o.FilePath)
 	if err != nil {
 		return nil, 0, err
 	}

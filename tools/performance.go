@@ -24,11 +24,9 @@ const (
 	traceStopTimeout = 2 * time.Minute
 )
 
-// traces is what the performance tools remember per page: the trace being
-// recorded and the report of the last one. Only the last report is kept,
-// and pages that were closed are forgotten.
-var traces = traceStore{pages: map[*browser.Page]*pageTrace{}}
-
+// traceStore is what the performance tools remember per page: the trace
+// being recorded and the report of the last one. Only the last report is
+// kept, and pages that were closed are forgotten.
 type traceStore struct {
 	mu    sync.Mutex
 	pages map[*browser.Page]*pageTrace
@@ -37,6 +35,11 @@ type traceStore struct {
 type pageTrace struct {
 	running *browser.Trace
 	last    *trace.Report
+}
+
+// newTraceStore returns an empty store.
+func newTraceStore() *traceStore {
+	return &traceStore{pages: map[*browser.Page]*pageTrace{}}
 }
 
 // get returns p's entry (creating it) and the page another trace runs on,
@@ -100,7 +103,7 @@ type performanceStartTraceArgs struct {
 
 // performanceStartTrace runs performance_start_trace.
 func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartTraceArgs) error {
-	entry, busy := traces.get(c.Page)
+	entry, busy := c.Server.traces.get(c.Page)
 	if entry.running != nil {
 		return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace first (one trace at a time)", c.Page.ID)
 	}
@@ -111,13 +114,13 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 	if err != nil {
 		return err
 	}
-	traces.update(c.Page, func(e *pageTrace) { e.running = tr })
+	c.Server.traces.update(c.Page, func(e *pageTrace) { e.running = tr })
 	if args.Reload.or(true) {
 		lctx, cancel := context.WithTimeout(ctx, traceLoadTimeout)
 		_, err := c.Page.Navigate(lctx, browser.Navigation{Type: "reload", IgnoreCache: args.IgnoreCache})
 		cancel()
 		if err != nil && !errors.Is(err, browser.ErrNavigationTimeout) {
-			abandon(c.Page, tr)
+			abandon(ctx, c, tr)
 			return fmt.Errorf("reload for the trace: %w", err)
 		}
 	}
@@ -126,7 +129,7 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 		return nil
 	}
 	if err := c.Page.WaitSettled(ctx, settleQuiet, settleLimit); err != nil {
-		abandon(c.Page, tr)
+		abandon(ctx, c, tr)
 		return err
 	}
 	return stopTrace(ctx, c, tr, args.FilePath)
@@ -139,7 +142,7 @@ type performanceStopTraceArgs struct {
 
 // performanceStopTrace runs performance_stop_trace.
 func performanceStopTrace(ctx context.Context, c *Call, args *performanceStopTraceArgs) error {
-	entry, _ := traces.get(c.Page)
+	entry, _ := c.Server.traces.get(c.Page)
 	if entry.running == nil {
 		return fmt.Errorf("no performance trace is running on page %d; start one with performance_start_trace", c.Page.ID)
 	}
@@ -154,7 +157,7 @@ type performanceAnalyzeInsightArgs struct {
 
 // performanceAnalyzeInsight runs performance_analyze_insight.
 func performanceAnalyzeInsight(ctx context.Context, c *Call, args *performanceAnalyzeInsightArgs) error {
-	entry, _ := traces.get(c.Page)
+	entry, _ := c.Server.traces.get(c.Page)
 	if entry.last == nil {
 		return fmt.Errorf("no performance trace was recorded on page %d yet; record one with performance_start_trace", c.Page.ID)
 	}
@@ -166,18 +169,19 @@ func performanceAnalyzeInsight(ctx context.Context, c *Call, args *performanceAn
 	return nil
 }
 
-// abandon stops a trace whose start failed half-way, discarding it.
-func abandon(p *browser.Page, tr *browser.Trace) {
-	ctx, cancel := context.WithTimeout(context.Background(), traceStopTimeout)
+// abandon stops a trace whose start failed half-way, discarding it. It
+// runs even when ctx is done, since the trace must not keep recording.
+func abandon(ctx context.Context, c *Call, tr *browser.Trace) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceStopTimeout)
 	defer cancel()
 	_, _ = tr.Stop(ctx, io.Discard)
-	traces.update(p, func(e *pageTrace) { e.running = nil })
+	c.Server.traces.update(c.Page, func(e *pageTrace) { e.running = nil })
 }
 
 // stopTrace stops tr, streams the trace to the parser (and to filePath),
 // remembers the report and writes its summary.
 func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, filePath string) error {
-	defer traces.update(c.Page, func(e *pageTrace) { e.running = nil })
+	defer c.Server.traces.update(c.Page, func(e *pageTrace) { e.running = nil })
 	ctx, cancel := context.WithTimeout(ctx, traceStopTimeout)
 	defer cancel()
 
@@ -229,7 +233,7 @@ func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, filePath string)
 	emu := tr.Emulation()
 	rep.CPUThrottling, rep.Network = emu.CPUThrottling, emu.Network
 	rep.CruxRequested = c.Server.opts.PerformanceCrux
-	traces.update(c.Page, func(e *pageTrace) { e.last = rep })
+	c.Server.traces.update(c.Page, func(e *pageTrace) { e.last = rep })
 	c.Resp.Linef("%s", strings.TrimRight(rep.Summary(), "\n"))
 	return nil
 }

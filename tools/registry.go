@@ -294,6 +294,10 @@ type Options struct {
 	ScreenshotFormat                        string
 	ScreenshotQuality                       int
 	ScreenshotMaxWidth, ScreenshotMaxHeight int
+	// HeapSnapshotBudget bounds the bytes of heap snapshot files the
+	// analysis tools keep loaded; the least recently used are unloaded
+	// beyond it. 0 means DefaultHeapSnapshotBudget.
+	HeapSnapshotBudget int64
 	// PerformanceCrux asks for field data (CrUX) in trace summaries
 	// (--performanceCrux).
 	PerformanceCrux bool
@@ -326,6 +330,8 @@ type Server struct {
 
 	paths     pathGuard
 	sensitive browser.URLPatterns
+	traces    *traceStore // the performance tools' traces, per page
+	heaps     *heapCache  // the heap snapshots the analysis tools loaded
 }
 
 // all is every tool declared in this package, in listing order.
@@ -338,7 +344,8 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, browser: m, log: log, byName: map[string]*Tool{}}
+	s := &Server{opts: opts, browser: m, log: log, byName: map[string]*Tool{},
+		traces: newTraceStore(), heaps: newHeapCache(opts.HeapSnapshotBudget)}
 	s.paths.unrestricted = opts.UnrestrictedPaths
 	if opts.Guard.Sensitive {
 		s.sensitive = sensitivePatterns(opts.Guard.ExtraPatterns)
