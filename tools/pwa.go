@@ -5,11 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
-	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
@@ -39,8 +35,8 @@ type getOsAppStateArgs struct {
 
 // getOsAppState runs get_os_app_state.
 func getOsAppState(ctx context.Context, c *Call, args *getOsAppStateArgs) error {
-	var res cdp.PWAGetOsAppStateResult
-	if err := pwaCall(ctx, c, "PWA.getOsAppState", cdp.PWAManifestParams{ManifestID: args.ManifestID}, &res); err != nil {
+	res, err := c.Browser.PWAAppState(ctx, args.ManifestID)
+	if err != nil {
 		return pwaError("read the OS state of", args.ManifestID, err)
 	}
 	c.Resp.Linef("OS app state for manifest ID: %s", args.ManifestID)
@@ -62,16 +58,14 @@ type installPwaArgs struct {
 
 // installPwa runs install_pwa.
 func installPwa(ctx context.Context, c *Call, args *installPwaArgs) error {
-	params := cdp.PWAInstallParams{ManifestID: args.ManifestID, InstallURLOrBundleURL: args.InstallURLOrBundleURL}
-	if err := pwaCall(ctx, c, "PWA.install", params, nil); err != nil {
+	if err := c.Browser.InstallPWA(ctx, args.ManifestID, args.InstallURLOrBundleURL); err != nil {
 		return pwaError("install", args.ManifestID, err)
 	}
 	c.Resp.Linef("Installed PWA with manifest ID: %s", args.ManifestID)
 	if args.DisplayMode == "" {
 		return nil
 	}
-	settings := cdp.PWAChangeAppUserSettingsParams{ManifestID: args.ManifestID, DisplayMode: args.DisplayMode}
-	if err := pwaCall(ctx, c, "PWA.changeAppUserSettings", settings, nil); err != nil {
+	if err := c.Browser.SetPWADisplayMode(ctx, args.ManifestID, args.DisplayMode); err != nil {
 		return pwaError("set the display mode of", args.ManifestID, err)
 	}
 	c.Resp.Linef("Display mode set to: %s", args.DisplayMode)
@@ -86,8 +80,12 @@ type launchPwaArgs struct {
 
 // launchPwa runs launch_pwa.
 func launchPwa(ctx context.Context, c *Call, args *launchPwaArgs) error {
-	p, err := launchPWA(ctx, c.Browser, cdp.PWALaunchParams{ManifestID: args.ManifestID, URL: args.URL})
+	p, err := c.Browser.LaunchPWA(ctx, args.ManifestID, args.URL)
 	if err != nil {
+		err = pwaError("launch", args.ManifestID, err)
+		if _, ok := errors.AsType[*browser.PWANoPageError](err); ok {
+			err = fmt.Errorf("%w; call list_pages", err)
+		}
 		return err
 	}
 	c.Browser.Select(p)
@@ -103,7 +101,7 @@ type uninstallPwaArgs struct {
 
 // uninstallPwa runs uninstall_pwa.
 func uninstallPwa(ctx context.Context, c *Call, args *uninstallPwaArgs) error {
-	if err := pwaCall(ctx, c, "PWA.uninstall", cdp.PWAManifestParams{ManifestID: args.ManifestID}, nil); err != nil {
+	if err := c.Browser.UninstallPWA(ctx, args.ManifestID); err != nil {
 		return pwaError("uninstall", args.ManifestID, err)
 	}
 	c.Resp.Linef("Uninstalled PWA with manifest ID: %s", args.ManifestID)
@@ -111,72 +109,16 @@ func uninstallPwa(ctx context.Context, c *Call, args *uninstallPwaArgs) error {
 	return nil
 }
 
-// pwaCall sends a PWA domain command to the browser target.
-func pwaCall(ctx context.Context, c *Call, method string, params, result any) error {
-	return c.Browser.Conn().Call(ctx, "", method, params, result)
-}
-
-// launchPWA launches a web app and returns its page. PWA.launch answers
-// with the id of the tab target, whose page target has an id of its own, so
-// the page is the one created while the launch ran (or the target itself,
-// should Chrome return a page id).
-func launchPWA(ctx context.Context, b *browser.Browser, params cdp.PWALaunchParams) (*browser.Page, error) {
-	// pageByTarget reads b.Pages, which reflects the target events received
-	// so far, so a page this subscription hears of is in it.
-	created := b.Conn().Subscribe("", cdp.TargetTargetCreated)
-	defer created.Close()
-	var res cdp.PWALaunchResult
-	if err := b.Conn().Call(ctx, "", "PWA.launch", params, &res); err != nil {
-		return nil, pwaError("launch", params.ManifestID, err)
-	}
-	if p := pageByTarget(b, res.TargetID); p != nil {
-		return p, nil
-	}
-	timeout := time.After(5 * time.Second)
-	for {
-		select {
-		case raw, ok := <-created.Events():
-			if !ok {
-				return nil, fmt.Errorf("launch web app %s: %w", params.ManifestID, b.Conn().Err())
-			}
-			ev, err := cdp.TargetTargetCreated.Decode(raw.Params)
-			if err != nil {
-				continue
-			}
-			if p := pageByTarget(b, ev.TargetInfo.TargetID); p != nil {
-				return p, nil
-			}
-		case <-timeout:
-			return nil, fmt.Errorf("launch web app %s: Chrome launched it (target %s) but no new page appeared within 5 s; call list_pages", params.ManifestID, res.TargetID)
-		case <-ctx.Done():
-			return nil, fmt.Errorf("launch web app %s: %w", params.ManifestID, ctx.Err())
-		}
-	}
-}
-
-// pageByTarget returns the tracked page with the target id, or nil.
-func pageByTarget(b *browser.Browser, targetID string) *browser.Page {
-	ps := b.Pages()
-	if i := slices.IndexFunc(ps, func(p *browser.Page) bool { return p.TargetID == targetID }); i >= 0 {
-		return ps[i]
-	}
-	return nil
-}
-
 // pwaError turns a failed PWA command into a message that says what the
 // agent can do about it.
 func pwaError(action, manifestID string, err error) error {
 	err = fmt.Errorf("%s web app %s: %w", action, manifestID, err)
-	var ce *cdp.Error
-	if !errors.As(err, &ce) {
-		return err
-	}
-	switch msg := ce.Message; {
-	case ce.Code == -32601 || strings.Contains(msg, "wasn't found"):
+	switch {
+	case errors.Is(err, browser.ErrPWAUnsupported):
 		return fmt.Errorf("%w. This browser does not offer the PWA DevTools domain: PWA tools need a desktop Chrome or Chromium (launched by this server, or attached to with remote debugging), not a mobile or embedded browser", err)
-	case strings.Contains(msg, "Couldn't fetch install info"):
+	case errors.Is(err, browser.ErrPWANotInstallable):
 		return fmt.Errorf("%w. Chrome found no installable app there: installUrlOrBundleUrl must be a page served over https or from localhost that links a web app manifest (with name, start_url and an icon) whose id, resolved against the manifest's URL, equals manifestId", err)
-	case strings.Contains(msg, "Unknown web-app manifest id"), strings.Contains(msg, "Failed to launch"):
+	case errors.Is(err, browser.ErrPWAUnknownApp):
 		return fmt.Errorf("%w. Check that the app is installed (install_pwa) and that manifestId is exactly its id", err)
 	}
 	return err

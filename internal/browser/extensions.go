@@ -1,0 +1,208 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// Extension is an unpacked extension installed in the browser.
+type Extension struct {
+	ID      string
+	Name    string
+	Version string
+	// Path is the directory the extension was loaded from.
+	Path    string
+	Enabled bool
+}
+
+// ErrExtensionsRefused matches (with errors.Is) the error of an Extensions
+// method when Chrome declined the Extensions domain: it serves it only over
+// a debugging pipe to a browser started with
+// --enable-unsafe-extension-debugging. The error's text stays Chrome's.
+var ErrExtensionsRefused = errors.New("the browser refused the Extensions domain")
+
+// Extensions returns the unpacked extensions of the browser.
+func (b *Browser) Extensions(ctx context.Context) ([]Extension, error) {
+	var res cdp.ExtensionsGetExtensionsResult
+	if err := b.extensionsCall(ctx, "Extensions.getExtensions", nil, &res); err != nil {
+		return nil, err
+	}
+	exts := make([]Extension, len(res.Extensions))
+	for i, e := range res.Extensions {
+		exts[i] = Extension{ID: e.ID, Name: e.Name, Version: e.Version, Path: e.Path, Enabled: e.Enabled}
+	}
+	return exts, nil
+}
+
+// UninstallExtension uninstalls the unpacked extension id.
+func (b *Browser) UninstallExtension(ctx context.Context, id string) error {
+	return b.extensionsCall(ctx, "Extensions.uninstall", cdp.ExtensionIDParams{ID: id}, nil)
+}
+
+// TriggerExtensionAction runs extension id's default action, as clicking
+// its toolbar button would, on the tab tabID (see TabOf).
+func (b *Browser) TriggerExtensionAction(ctx context.Context, id, tabID string) error {
+	return b.extensionsCall(ctx, "Extensions.triggerAction", cdp.ExtensionsTriggerActionParams{ID: id, TargetID: tabID}, nil)
+}
+
+// LoadUnpackedExtension installs the extension in the absolute directory
+// dir and returns its id. When the manifest declares a background service
+// worker, it waits a few seconds at most for the worker to run its script,
+// so that an action triggered right after finds the listeners it adds.
+func (b *Browser) LoadUnpackedExtension(ctx context.Context, dir string) (string, error) {
+	workers := make(chan cdp.TargetInfo, 16)
+	stop := b.conn.Listen("", func(method string, params json.RawMessage) {
+		if method != "Target.targetCreated" {
+			return
+		}
+		if ev, err := cdp.Decode[cdp.TargetCreatedEvent](params); err == nil && ev.TargetInfo.Type == "service_worker" {
+			select {
+			case workers <- ev.TargetInfo:
+			default:
+			}
+		}
+	})
+	defer stop()
+	var res cdp.ExtensionsLoadUnpackedResult
+	if err := b.extensionsCall(ctx, "Extensions.loadUnpacked", cdp.ExtensionsLoadUnpackedParams{Path: dir}, &res); err != nil {
+		return "", err
+	}
+	if worker := serviceWorker(dir); worker != "" {
+		b.awaitWorker(ctx, workers, "chrome-extension://"+res.ID+"/"+worker)
+	}
+	return res.ID, nil
+}
+
+// serviceWorker returns the background service worker script that the
+// manifest in dir declares, or "" when there is none.
+func serviceWorker(dir string) string {
+	var m struct {
+		Background struct {
+			ServiceWorker string `json:"service_worker"`
+		} `json:"background"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil || json.Unmarshal(data, &m) != nil {
+		return ""
+	}
+	return strings.TrimPrefix(m.Background.ServiceWorker, "/")
+}
+
+// awaitWorker waits a few seconds at most for the service worker at url to
+// start and run its script. It gives up silently: the install itself
+// succeeded.
+func (b *Browser) awaitWorker(ctx context.Context, created <-chan cdp.TargetInfo, url string) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case t := <-created:
+			if t.URL != url {
+				continue
+			}
+			if s, detach, err := b.attachTarget(ctx, t.TargetID); err == nil {
+				// The worker answers once its script has run; an error
+				// only means it will not, which the wait cannot change.
+				_ = s.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{Expression: "0"}, nil)
+				detach()
+			}
+			return
+		}
+	}
+}
+
+// TabOf returns the id of the tab target that holds p, which is what
+// TriggerExtensionAction takes. Chrome does not link a page target to its
+// tab, so each tab showing p's URL is asked, by auto-attaching to it,
+// whether p is its page.
+func (b *Browser) TabOf(ctx context.Context, p *Page) (string, error) {
+	page := p.Info()
+	var res cdp.GetTargetsResult
+	if err := b.conn.Call(ctx, "", "Target.getTargets", cdp.GetTargetsParams{Filter: []cdp.FilterEntry{{Type: "tab"}}}, &res); err != nil {
+		return "", err
+	}
+	for _, tab := range res.TargetInfos {
+		if tab.Type != "tab" || tab.URL != page.URL {
+			continue
+		}
+		if ok, err := b.holds(ctx, tab.TargetID, page.TargetID); err != nil || ok {
+			return tab.TargetID, err
+		}
+	}
+	return "", errors.New("no tab holds it")
+}
+
+// holds tells whether tab's page is the target page.
+func (b *Browser) holds(ctx context.Context, tab, page string) (bool, error) {
+	s, detach, err := b.attachTarget(ctx, tab)
+	if err != nil {
+		return false, err
+	}
+	defer detach()
+	found := make(chan string, 1)
+	stop := s.Listen(func(method string, params json.RawMessage) {
+		if method != "Target.attachedToTarget" {
+			return
+		}
+		if ev, err := cdp.Decode[cdp.AttachedToTargetEvent](params); err == nil && ev.TargetInfo.Type == "page" {
+			select {
+			case found <- ev.TargetInfo.TargetID:
+			default:
+			}
+		}
+	})
+	defer stop()
+	// Chrome announces the tab's page before it replies.
+	if err := s.Call(ctx, "Target.setAutoAttach", cdp.SetAutoAttachParams{AutoAttach: true, Flatten: true}, nil); err != nil {
+		return false, err
+	}
+	select {
+	case id := <-found:
+		return id == page, nil
+	default:
+		return false, nil
+	}
+}
+
+// attachTarget opens a session to target; detach ends it.
+func (b *Browser) attachTarget(ctx context.Context, target string) (s *cdp.Session, detach func(), err error) {
+	var res cdp.AttachToTargetResult
+	if err := b.conn.Call(ctx, "", "Target.attachToTarget", cdp.AttachToTargetParams{TargetID: target, Flatten: true}, &res); err != nil {
+		return nil, nil, err
+	}
+	return b.conn.Session(res.SessionID), func() {
+		if err := b.conn.Call(ctx, "", "Target.detachFromTarget", cdp.DetachFromTargetParams(res), nil); err != nil {
+			b.m.log.Debug("detach from target", "target", target, "err", err)
+		}
+	}, nil
+}
+
+// extensionsCall sends an Extensions domain command to the browser; when
+// Chrome refuses the domain, the error also matches ErrExtensionsRefused.
+func (b *Browser) extensionsCall(ctx context.Context, method string, params, result any) error {
+	err := b.conn.Call(ctx, "", method, params, result)
+	var cerr *cdp.Error
+	if errors.As(err, &cerr) && cerr.Code == -32601 {
+		return &reasonError{err: err, reason: ErrExtensionsRefused}
+	}
+	return err
+}
+
+// reasonError is a failed CDP command with what the browser layer read
+// from Chrome's answer: its text is the command's error, and errors.Is
+// matches both that error and the reason.
+type reasonError struct {
+	err, reason error
+}
+
+func (e *reasonError) Error() string   { return e.err.Error() }
+func (e *reasonError) Unwrap() []error { return []error{e.err, e.reason} }

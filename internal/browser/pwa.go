@@ -1,0 +1,146 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// The PWA domain lives on the browser target, which only a launched or
+// attached desktop Chrome has. Its methods' errors keep Chrome's text and
+// also match, with errors.Is, one of these reasons when Chrome gave one.
+var (
+	// ErrPWAUnsupported: the browser has no PWA domain.
+	ErrPWAUnsupported = errors.New("the browser has no PWA domain")
+	// ErrPWANotInstallable: Chrome found no installable app at the URL.
+	ErrPWANotInstallable = errors.New("no installable web app there")
+	// ErrPWAUnknownApp: no installed app has the manifest id.
+	ErrPWAUnknownApp = errors.New("no installed web app with that manifest id")
+)
+
+// PWAFileHandler is a file handler a web app registered with the OS, as
+// Chrome reports it (it encodes to the same JSON).
+type PWAFileHandler = cdp.PWAFileHandler
+
+// PWAAppState is a web app's OS integration state.
+type PWAAppState struct {
+	BadgeCount   int
+	FileHandlers []PWAFileHandler
+}
+
+// PWAAppState returns the OS integration state of the installed web app
+// manifestID.
+func (b *Browser) PWAAppState(ctx context.Context, manifestID string) (PWAAppState, error) {
+	var res cdp.PWAGetOsAppStateResult
+	if err := b.pwaCall(ctx, "PWA.getOsAppState", cdp.PWAManifestParams{ManifestID: manifestID}, &res); err != nil {
+		return PWAAppState{}, err
+	}
+	return PWAAppState{BadgeCount: res.BadgeCount, FileHandlers: res.FileHandlers}, nil
+}
+
+// InstallPWA installs the web app manifestID without a user gesture, from
+// installURL (a page, or a signed web bundle) when it is not "".
+func (b *Browser) InstallPWA(ctx context.Context, manifestID, installURL string) error {
+	return b.pwaCall(ctx, "PWA.install", cdp.PWAInstallParams{ManifestID: manifestID, InstallURLOrBundleURL: installURL}, nil)
+}
+
+// SetPWADisplayMode makes the installed web app manifestID open in its own
+// window ("standalone") or as a tab ("browser").
+func (b *Browser) SetPWADisplayMode(ctx context.Context, manifestID, mode string) error {
+	return b.pwaCall(ctx, "PWA.changeAppUserSettings", cdp.PWAChangeAppUserSettingsParams{ManifestID: manifestID, DisplayMode: mode}, nil)
+}
+
+// UninstallPWA uninstalls the web app manifestID and closes its windows.
+func (b *Browser) UninstallPWA(ctx context.Context, manifestID string) error {
+	return b.pwaCall(ctx, "PWA.uninstall", cdp.PWAManifestParams{ManifestID: manifestID}, nil)
+}
+
+// pwaLaunchWait is how long LaunchPWA waits for the app's page to appear.
+const pwaLaunchWait = 5 * time.Second
+
+// PWANoPageError is LaunchPWA's error when Chrome launched the app but no
+// new page appeared in time.
+type PWANoPageError struct {
+	TargetID string // what Chrome answered the launch with
+}
+
+func (e *PWANoPageError) Error() string {
+	return fmt.Sprintf("Chrome launched it (target %s) but no new page appeared within %d s", e.TargetID, int(pwaLaunchWait.Seconds()))
+}
+
+// LaunchPWA launches the installed web app manifestID, at url within it or
+// at its start URL when url is "", and returns its page. PWA.launch answers
+// with the id of the tab target, whose page target has an id of its own, so
+// the page is the one created while the launch ran (or the target itself,
+// should Chrome return a page id).
+func (b *Browser) LaunchPWA(ctx context.Context, manifestID, url string) (*Page, error) {
+	// The browser's own listener was registered first, so a page this one
+	// hears of is already in b's list.
+	created := make(chan string, 16)
+	stop := b.conn.Listen("", func(method string, raw json.RawMessage) {
+		if method != "Target.targetCreated" {
+			return
+		}
+		if ev, err := cdp.Decode[cdp.TargetCreatedEvent](raw); err == nil {
+			select {
+			case created <- ev.TargetInfo.TargetID:
+			default:
+			}
+		}
+	})
+	defer stop()
+	var res cdp.PWALaunchResult
+	if err := b.pwaCall(ctx, "PWA.launch", cdp.PWALaunchParams{ManifestID: manifestID, URL: url}, &res); err != nil {
+		return nil, err
+	}
+	if p := b.pageByTarget(res.TargetID); p != nil {
+		return p, nil
+	}
+	timeout := time.After(pwaLaunchWait)
+	for {
+		select {
+		case id := <-created:
+			if p := b.pageByTarget(id); p != nil {
+				return p, nil
+			}
+		case <-timeout:
+			return nil, &PWANoPageError{TargetID: res.TargetID}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// pageByTarget returns the tracked page with the target id, or nil.
+func (b *Browser) pageByTarget(targetID string) *Page {
+	ps := b.Pages()
+	if i := slices.IndexFunc(ps, func(p *Page) bool { return p.TargetID == targetID }); i >= 0 {
+		return ps[i]
+	}
+	return nil
+}
+
+// pwaCall sends a PWA domain command to the browser target, and reads from
+// a refusal why Chrome refused.
+func (b *Browser) pwaCall(ctx context.Context, method string, params, result any) error {
+	err := b.conn.Call(ctx, "", method, params, result)
+	var ce *cdp.Error
+	if !errors.As(err, &ce) {
+		return err
+	}
+	switch msg := ce.Message; {
+	case ce.Code == -32601 || strings.Contains(msg, "wasn't found"):
+		return &reasonError{err: err, reason: ErrPWAUnsupported}
+	case strings.Contains(msg, "Couldn't fetch install info"):
+		return &reasonError{err: err, reason: ErrPWANotInstallable}
+	case strings.Contains(msg, "Unknown web-app manifest id"), strings.Contains(msg, "Failed to launch"):
+		return &reasonError{err: err, reason: ErrPWAUnknownApp}
+	}
+	return err
+}
