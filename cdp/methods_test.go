@@ -34,10 +34,7 @@ var methodName = regexp.MustCompile(`^(` + strings.Join(protocolDomains, "|") + 
 
 // notYetTyped are files that still call the protocol by name, with why.
 // Empty it as they are converted.
-var notYetTyped = map[string]string{
-	"tools/extensions.go": "its calls move to internal/browser (issue 15, item 2)",
-	"tools/pwa.go":        "its calls move to internal/browser (issue 15, item 2)",
-}
+var notYetTyped = map[string]string{}
 
 // TestNoMethodNamesOutsideCDP enforces that code outside this package names
 // protocol methods and events only through the declarations here (such as

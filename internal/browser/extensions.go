@@ -30,9 +30,9 @@ var ErrExtensionsRefused = errors.New("the browser refused the Extensions domain
 
 // Extensions returns the unpacked extensions of the browser.
 func (b *Browser) Extensions(ctx context.Context) ([]Extension, error) {
-	var res cdp.ExtensionsGetExtensionsResult
-	if err := b.extensionsCall(ctx, "Extensions.getExtensions", nil, &res); err != nil {
-		return nil, err
+	res, err := cdp.ExtensionsGetExtensions.Call(ctx, b.conn.Session(""))
+	if err != nil {
+		return nil, extensionsRefusal(err)
 	}
 	exts := make([]Extension, len(res.Extensions))
 	for i, e := range res.Extensions {
@@ -43,13 +43,13 @@ func (b *Browser) Extensions(ctx context.Context) ([]Extension, error) {
 
 // UninstallExtension uninstalls the unpacked extension id.
 func (b *Browser) UninstallExtension(ctx context.Context, id string) error {
-	return b.extensionsCall(ctx, "Extensions.uninstall", cdp.ExtensionIDParams{ID: id}, nil)
+	return extensionsRefusal(cdp.ExtensionsUninstall.Do(ctx, b.conn.Session(""), cdp.ExtensionIDParams{ID: id}))
 }
 
 // TriggerExtensionAction runs extension id's default action, as clicking
 // its toolbar button would, on the tab tabID (see TabOf).
 func (b *Browser) TriggerExtensionAction(ctx context.Context, id, tabID string) error {
-	return b.extensionsCall(ctx, "Extensions.triggerAction", cdp.ExtensionsTriggerActionParams{ID: id, TargetID: tabID}, nil)
+	return extensionsRefusal(cdp.ExtensionsTriggerAction.Do(ctx, b.conn.Session(""), cdp.ExtensionsTriggerActionParams{ID: id, TargetID: tabID}))
 }
 
 // LoadUnpackedExtension installs the extension in the absolute directory
@@ -59,10 +59,10 @@ func (b *Browser) TriggerExtensionAction(ctx context.Context, id, tabID string) 
 func (b *Browser) LoadUnpackedExtension(ctx context.Context, dir string) (string, error) {
 	workers := make(chan cdp.TargetInfo, 16)
 	stop := b.conn.Listen("", func(method string, params json.RawMessage) {
-		if method != "Target.targetCreated" {
+		if method != cdp.TargetTargetCreated.Method {
 			return
 		}
-		if ev, err := cdp.Decode[cdp.TargetCreatedEvent](params); err == nil && ev.TargetInfo.Type == "service_worker" {
+		if ev, err := cdp.TargetTargetCreated.Decode(params); err == nil && ev.TargetInfo.Type == "service_worker" {
 			select {
 			case workers <- ev.TargetInfo:
 			default:
@@ -70,9 +70,9 @@ func (b *Browser) LoadUnpackedExtension(ctx context.Context, dir string) (string
 		}
 	})
 	defer stop()
-	var res cdp.ExtensionsLoadUnpackedResult
-	if err := b.extensionsCall(ctx, "Extensions.loadUnpacked", cdp.ExtensionsLoadUnpackedParams{Path: dir}, &res); err != nil {
-		return "", err
+	res, err := cdp.ExtensionsLoadUnpacked.Call(ctx, b.conn.Session(""), cdp.ExtensionsLoadUnpackedParams{Path: dir})
+	if err != nil {
+		return "", extensionsRefusal(err)
 	}
 	if worker := serviceWorker(dir); worker != "" {
 		b.awaitWorker(ctx, workers, "chrome-extension://"+res.ID+"/"+worker)
@@ -112,7 +112,7 @@ func (b *Browser) awaitWorker(ctx context.Context, created <-chan cdp.TargetInfo
 			if s, detach, err := b.attachTarget(ctx, t.TargetID); err == nil {
 				// The worker answers once its script has run; an error
 				// only means it will not, which the wait cannot change.
-				_ = s.Call(ctx, "Runtime.evaluate", cdp.EvaluateParams{Expression: "0"}, nil)
+				_ = cdp.RuntimeEvaluate.Do(ctx, s, cdp.EvaluateParams{Expression: "0"})
 				detach()
 			}
 			return
@@ -126,8 +126,8 @@ func (b *Browser) awaitWorker(ctx context.Context, created <-chan cdp.TargetInfo
 // whether p is its page.
 func (b *Browser) TabOf(ctx context.Context, p *Page) (string, error) {
 	page := p.Info()
-	var res cdp.GetTargetsResult
-	if err := b.conn.Call(ctx, "", "Target.getTargets", cdp.GetTargetsParams{Filter: []cdp.FilterEntry{{Type: "tab"}}}, &res); err != nil {
+	res, err := cdp.TargetGetTargets.Call(ctx, b.conn.Session(""), cdp.GetTargetsParams{Filter: []cdp.FilterEntry{{Type: "tab"}}})
+	if err != nil {
 		return "", err
 	}
 	for _, tab := range res.TargetInfos {
@@ -150,10 +150,10 @@ func (b *Browser) holds(ctx context.Context, tab, page string) (bool, error) {
 	defer detach()
 	found := make(chan string, 1)
 	stop := s.Listen(func(method string, params json.RawMessage) {
-		if method != "Target.attachedToTarget" {
+		if method != cdp.TargetAttachedToTarget.Method {
 			return
 		}
-		if ev, err := cdp.Decode[cdp.AttachedToTargetEvent](params); err == nil && ev.TargetInfo.Type == "page" {
+		if ev, err := cdp.TargetAttachedToTarget.Decode(params); err == nil && ev.TargetInfo.Type == "page" {
 			select {
 			case found <- ev.TargetInfo.TargetID:
 			default:
@@ -162,7 +162,7 @@ func (b *Browser) holds(ctx context.Context, tab, page string) (bool, error) {
 	})
 	defer stop()
 	// Chrome announces the tab's page before it replies.
-	if err := s.Call(ctx, "Target.setAutoAttach", cdp.SetAutoAttachParams{AutoAttach: true, Flatten: true}, nil); err != nil {
+	if err := cdp.TargetSetAutoAttach.Do(ctx, s, cdp.SetAutoAttachParams{AutoAttach: true, Flatten: true}); err != nil {
 		return false, err
 	}
 	select {
@@ -175,21 +175,20 @@ func (b *Browser) holds(ctx context.Context, tab, page string) (bool, error) {
 
 // attachTarget opens a session to target; detach ends it.
 func (b *Browser) attachTarget(ctx context.Context, target string) (s *cdp.Session, detach func(), err error) {
-	var res cdp.AttachToTargetResult
-	if err := b.conn.Call(ctx, "", "Target.attachToTarget", cdp.AttachToTargetParams{TargetID: target, Flatten: true}, &res); err != nil {
+	res, err := cdp.TargetAttachToTarget.Call(ctx, b.conn.Session(""), cdp.AttachToTargetParams{TargetID: target, Flatten: true})
+	if err != nil {
 		return nil, nil, err
 	}
 	return b.conn.Session(res.SessionID), func() {
-		if err := b.conn.Call(ctx, "", "Target.detachFromTarget", cdp.DetachFromTargetParams(res), nil); err != nil {
+		if err := cdp.TargetDetachFromTarget.Do(ctx, b.conn.Session(""), cdp.DetachFromTargetParams{SessionID: res.SessionID}); err != nil {
 			b.m.log.Debug("detach from target", "target", target, "err", err)
 		}
 	}, nil
 }
 
-// extensionsCall sends an Extensions domain command to the browser; when
-// Chrome refuses the domain, the error also matches ErrExtensionsRefused.
-func (b *Browser) extensionsCall(ctx context.Context, method string, params, result any) error {
-	err := b.conn.Call(ctx, "", method, params, result)
+// extensionsRefusal is err of an Extensions domain command, made to also
+// match ErrExtensionsRefused when Chrome refused the domain.
+func extensionsRefusal(err error) error {
 	var cerr *cdp.Error
 	if errors.As(err, &cerr) && cerr.Code == -32601 {
 		return &reasonError{err: err, reason: ErrExtensionsRefused}

@@ -37,9 +37,9 @@ type PWAAppState struct {
 // PWAAppState returns the OS integration state of the installed web app
 // manifestID.
 func (b *Browser) PWAAppState(ctx context.Context, manifestID string) (PWAAppState, error) {
-	var res cdp.PWAGetOsAppStateResult
-	if err := b.pwaCall(ctx, "PWA.getOsAppState", cdp.PWAManifestParams{ManifestID: manifestID}, &res); err != nil {
-		return PWAAppState{}, err
+	res, err := cdp.PWAGetOsAppState.Call(ctx, b.conn.Session(""), cdp.PWAManifestParams{ManifestID: manifestID})
+	if err != nil {
+		return PWAAppState{}, pwaRefusal(err)
 	}
 	return PWAAppState{BadgeCount: res.BadgeCount, FileHandlers: res.FileHandlers}, nil
 }
@@ -47,18 +47,18 @@ func (b *Browser) PWAAppState(ctx context.Context, manifestID string) (PWAAppSta
 // InstallPWA installs the web app manifestID without a user gesture, from
 // installURL (a page, or a signed web bundle) when it is not "".
 func (b *Browser) InstallPWA(ctx context.Context, manifestID, installURL string) error {
-	return b.pwaCall(ctx, "PWA.install", cdp.PWAInstallParams{ManifestID: manifestID, InstallURLOrBundleURL: installURL}, nil)
+	return pwaRefusal(cdp.PWAInstall.Do(ctx, b.conn.Session(""), cdp.PWAInstallParams{ManifestID: manifestID, InstallURLOrBundleURL: installURL}))
 }
 
 // SetPWADisplayMode makes the installed web app manifestID open in its own
 // window ("standalone") or as a tab ("browser").
 func (b *Browser) SetPWADisplayMode(ctx context.Context, manifestID, mode string) error {
-	return b.pwaCall(ctx, "PWA.changeAppUserSettings", cdp.PWAChangeAppUserSettingsParams{ManifestID: manifestID, DisplayMode: mode}, nil)
+	return pwaRefusal(cdp.PWAChangeAppUserSettings.Do(ctx, b.conn.Session(""), cdp.PWAChangeAppUserSettingsParams{ManifestID: manifestID, DisplayMode: mode}))
 }
 
 // UninstallPWA uninstalls the web app manifestID and closes its windows.
 func (b *Browser) UninstallPWA(ctx context.Context, manifestID string) error {
-	return b.pwaCall(ctx, "PWA.uninstall", cdp.PWAManifestParams{ManifestID: manifestID}, nil)
+	return pwaRefusal(cdp.PWAUninstall.Do(ctx, b.conn.Session(""), cdp.PWAManifestParams{ManifestID: manifestID}))
 }
 
 // pwaLaunchWait is how long LaunchPWA waits for the app's page to appear.
@@ -84,10 +84,10 @@ func (b *Browser) LaunchPWA(ctx context.Context, manifestID, url string) (*Page,
 	// hears of is already in b's list.
 	created := make(chan string, 16)
 	stop := b.conn.Listen("", func(method string, raw json.RawMessage) {
-		if method != "Target.targetCreated" {
+		if method != cdp.TargetTargetCreated.Method {
 			return
 		}
-		if ev, err := cdp.Decode[cdp.TargetCreatedEvent](raw); err == nil {
+		if ev, err := cdp.TargetTargetCreated.Decode(raw); err == nil {
 			select {
 			case created <- ev.TargetInfo.TargetID:
 			default:
@@ -95,9 +95,9 @@ func (b *Browser) LaunchPWA(ctx context.Context, manifestID, url string) (*Page,
 		}
 	})
 	defer stop()
-	var res cdp.PWALaunchResult
-	if err := b.pwaCall(ctx, "PWA.launch", cdp.PWALaunchParams{ManifestID: manifestID, URL: url}, &res); err != nil {
-		return nil, err
+	res, err := cdp.PWALaunch.Call(ctx, b.conn.Session(""), cdp.PWALaunchParams{ManifestID: manifestID, URL: url})
+	if err != nil {
+		return nil, pwaRefusal(err)
 	}
 	if p := b.pageByTarget(res.TargetID); p != nil {
 		return p, nil
@@ -126,10 +126,9 @@ func (b *Browser) pageByTarget(targetID string) *Page {
 	return nil
 }
 
-// pwaCall sends a PWA domain command to the browser target, and reads from
-// a refusal why Chrome refused.
-func (b *Browser) pwaCall(ctx context.Context, method string, params, result any) error {
-	err := b.conn.Call(ctx, "", method, params, result)
+// pwaRefusal is err of a PWA domain command, made to also match the reason
+// Chrome gave for refusing it, if any.
+func pwaRefusal(err error) error {
 	var ce *cdp.Error
 	if !errors.As(err, &ce) {
 		return err
