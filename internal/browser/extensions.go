@@ -180,7 +180,7 @@ func (b *Browser) attachTarget(ctx context.Context, target string) (s *cdp.Sessi
 		return nil, nil, err
 	}
 	return b.conn.Session(res.SessionID), func() {
-		if err := cdp.TargetDetachFromTarget.Do(ctx, b.conn.Session(""), cdp.DetachFromTargetParams{SessionID: res.SessionID}); err != nil {
+		if err := cdp.TargetDetachFromTarget.Do(ctx, b.conn.Session(""), cdp.DetachFromTargetParams(res)); err != nil {
 			b.m.log.Debug("detach from target", "target", target, "err", err)
 		}
 	}, nil
