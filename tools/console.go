@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
@@ -66,7 +65,7 @@ func listConsoleMessages(ctx context.Context, c *Call, args *listConsoleMessages
 		}
 		c.Resp.Linef("%s", line)
 		if args.IncludeStackTraces && m.Stack != nil {
-			for _, l := range stackLines(m.Stack, func(f cdp.CallFrame) cdp.CallFrame { return c.Page.MapFrame(ctx, f) }) {
+			for _, l := range stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.MapFrame(ctx, f) }) {
 				c.Resp.Linef("  %s", l)
 			}
 		}
@@ -98,7 +97,7 @@ func getConsoleMessage(ctx context.Context, c *Call, args *getConsoleMessageArgs
 	}
 	if m.Stack != nil {
 		c.Resp.Linef("### Stack trace")
-		for _, l := range stackLines(m.Stack, func(f cdp.CallFrame) cdp.CallFrame { return c.Page.MapFrame(ctx, f) }) {
+		for _, l := range stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.MapFrame(ctx, f) }) {
 			c.Resp.Linef("%s", l)
 		}
 		c.Resp.Linef("Note: line and column numbers use 1-based indexing")
@@ -131,7 +130,7 @@ func groupMessages(msgs []*browser.ConsoleMessage) []messageGroup {
 // stackLines renders a stack trace, async parts included, one frame a
 // line with 1-based line and column numbers, at most 50 frames. mapFrame
 // moves a frame to its original source (source maps).
-func stackLines(st *cdp.StackTrace, mapFrame func(cdp.CallFrame) cdp.CallFrame) []string {
+func stackLines(st *browser.StackTrace, mapFrame func(browser.CallFrame) browser.CallFrame) []string {
 	var lines []string
 	for ; st != nil; st = st.Parent {
 		if len(lines) > 0 {

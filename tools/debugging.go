@@ -9,14 +9,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // dialogAnswer turns evaluate_script's dialogAction into answers: accept
 // (the default), dismiss, or any other text to accept a prompt with.
 func dialogAnswer(action string) browser.DialogAnswer {
-	return func(d cdp.DialogOpeningEvent) (bool, string) {
+	return func(d browser.DialogOpening) (bool, string) {
 		switch action {
 		case "", "accept":
 			return true, d.DefaultPrompt

@@ -19,7 +19,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
@@ -400,7 +399,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	unlock := func() {}
 	defer func() { unlock() }()
 	if err := s.run(ctx, t, c, parsed, &unlock); err != nil {
-		if errors.Is(err, cdp.ErrBrowserGone) {
+		if errors.Is(err, browser.ErrBrowserGone) {
 			err = fmt.Errorf("%w. %s", err, s.relaunchHint())
 		}
 		c.Resp.Error(err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
@@ -58,7 +57,7 @@ func slimEvaluate(ctx context.Context, c *Call, args *slimEvaluateArgs) error {
 
 // slimScreenshot runs screenshot.
 func slimScreenshot(ctx context.Context, c *Call, _ *noArgs) error {
-	png, err := c.Page.Screenshot(ctx, cdp.CaptureScreenshotParams{Format: "png", OptimizeForSpeed: true})
+	png, err := c.Page.Screenshot(ctx, browser.ScreenshotParams{Format: "png", OptimizeForSpeed: true})
 	if err != nil {
 		return err
 	}
@@ -68,7 +67,7 @@ func slimScreenshot(ctx context.Context, c *Call, _ *noArgs) error {
 
 // valueJSON renders a value returned by value as JSON text, with JavaScript's
 // own spelling for values JSON cannot hold (undefined, NaN, Infinity, 1n).
-func valueJSON(v cdp.RemoteObject) string {
+func valueJSON(v browser.RemoteObject) string {
 	switch {
 	case v.UnserializableValue != "":
 		return v.UnserializableValue
