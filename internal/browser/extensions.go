@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -57,25 +58,14 @@ func (b *Browser) TriggerExtensionAction(ctx context.Context, id, tabID string) 
 // worker, it waits a few seconds at most for the worker to run its script,
 // so that an action triggered right after finds the listeners it adds.
 func (b *Browser) LoadUnpackedExtension(ctx context.Context, dir string) (string, error) {
-	workers := make(chan cdp.TargetInfo, 16)
-	stop := b.conn.Listen("", func(method string, params json.RawMessage) {
-		if method != cdp.TargetTargetCreated.Method {
-			return
-		}
-		if ev, err := cdp.TargetTargetCreated.Decode(params); err == nil && ev.TargetInfo.Type == "service_worker" {
-			select {
-			case workers <- ev.TargetInfo:
-			default:
-			}
-		}
-	})
-	defer stop()
+	created := b.conn.Subscribe("", cdp.TargetTargetCreated)
+	defer created.Close()
 	res, err := cdp.ExtensionsLoadUnpacked.Call(ctx, b.conn.Session(""), cdp.ExtensionsLoadUnpackedParams{Path: dir})
 	if err != nil {
 		return "", extensionsRefusal(err)
 	}
 	if worker := serviceWorker(dir); worker != "" {
-		b.awaitWorker(ctx, workers, "chrome-extension://"+res.ID+"/"+worker)
+		b.awaitWorker(ctx, created, "chrome-extension://"+res.ID+"/"+worker)
 	}
 	return res.ID, nil
 }
@@ -98,15 +88,20 @@ func serviceWorker(dir string) string {
 // awaitWorker waits a few seconds at most for the service worker at url to
 // start and run its script. It gives up silently: the install itself
 // succeeded.
-func (b *Browser) awaitWorker(ctx context.Context, created <-chan cdp.TargetInfo, url string) {
+func (b *Browser) awaitWorker(ctx context.Context, created *cdp.Subscription, url string) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case t := <-created:
-			if t.URL != url {
+		case raw, ok := <-created.Events():
+			if !ok {
+				return // the browser went away
+			}
+			ev, err := cdp.TargetTargetCreated.Decode(raw.Params)
+			t := ev.TargetInfo
+			if err != nil || t.Type != "service_worker" || t.URL != url {
 				continue
 			}
 			if s, detach, err := b.attachTarget(ctx, t.TargetID); err == nil {
@@ -148,29 +143,27 @@ func (b *Browser) holds(ctx context.Context, tab, page string) (bool, error) {
 		return false, err
 	}
 	defer detach()
-	found := make(chan string, 1)
-	stop := s.Listen(func(method string, params json.RawMessage) {
-		if method != cdp.TargetAttachedToTarget.Method {
-			return
+	var mu sync.Mutex
+	var found []string
+	sub := s.SubscribeFunc(func(raw cdp.RawEvent) {
+		if ev, err := cdp.TargetAttachedToTarget.Decode(raw.Params); err == nil && ev.TargetInfo.Type == "page" {
+			mu.Lock()
+			found = append(found, ev.TargetInfo.TargetID)
+			mu.Unlock()
 		}
-		if ev, err := cdp.TargetAttachedToTarget.Decode(params); err == nil && ev.TargetInfo.Type == "page" {
-			select {
-			case found <- ev.TargetInfo.TargetID:
-			default:
-			}
-		}
-	})
-	defer stop()
-	// Chrome announces the tab's page before it replies.
+	}, cdp.TargetAttachedToTarget)
+	defer sub.Close()
+	// Chrome announces the tab's page before it replies; Sync waits until
+	// the events before the reply were handled.
 	if err := cdp.TargetSetAutoAttach.Do(ctx, s, cdp.SetAutoAttachParams{AutoAttach: true, Flatten: true}); err != nil {
 		return false, err
 	}
-	select {
-	case id := <-found:
-		return id == page, nil
-	default:
-		return false, nil
+	if err := sub.Sync(ctx); err != nil {
+		return false, err
 	}
+	mu.Lock()
+	defer mu.Unlock()
+	return len(found) > 0 && found[0] == page, nil
 }
 
 // attachTarget opens a session to target; detach ends it.

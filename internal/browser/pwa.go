@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -80,21 +79,10 @@ func (e *PWANoPageError) Error() string {
 // the page is the one created while the launch ran (or the target itself,
 // should Chrome return a page id).
 func (b *Browser) LaunchPWA(ctx context.Context, manifestID, url string) (*Page, error) {
-	// The browser's own listener was registered first, so a page this one
-	// hears of is already in b's list.
-	created := make(chan string, 16)
-	stop := b.conn.Listen("", func(method string, raw json.RawMessage) {
-		if method != cdp.TargetTargetCreated.Method {
-			return
-		}
-		if ev, err := cdp.TargetTargetCreated.Decode(raw); err == nil {
-			select {
-			case created <- ev.TargetInfo.TargetID:
-			default:
-			}
-		}
-	})
-	defer stop()
+	// pageByTarget reads b.Pages, which reflects the target events received
+	// so far, so a page this subscription hears of is in it.
+	created := b.conn.Subscribe("", cdp.TargetTargetCreated)
+	defer created.Close()
 	res, err := cdp.PWALaunch.Call(ctx, b.conn.Session(""), cdp.PWALaunchParams{ManifestID: manifestID, URL: url})
 	if err != nil {
 		return nil, pwaRefusal(err)
@@ -105,8 +93,15 @@ func (b *Browser) LaunchPWA(ctx context.Context, manifestID, url string) (*Page,
 	timeout := time.After(pwaLaunchWait)
 	for {
 		select {
-		case id := <-created:
-			if p := b.pageByTarget(id); p != nil {
+		case raw, ok := <-created.Events():
+			if !ok {
+				return nil, b.conn.Err()
+			}
+			ev, err := cdp.TargetTargetCreated.Decode(raw.Params)
+			if err != nil {
+				continue
+			}
+			if p := b.pageByTarget(ev.TargetInfo.TargetID); p != nil {
 				return p, nil
 			}
 		case <-timeout:
