@@ -43,7 +43,7 @@ func TestNoBrowser(t *testing.T) {
 	m := browser.NewManager(browser.Options{Dial: func(context.Context) (cdp.Transport, error) {
 		return nil, errors.New("no Chrome here")
 	}})
-	s := tools.NewServer(tools.Options{Conditions: map[string]bool{"memoryDebugging": true}}, m, nil)
+	s := tools.NewServer(tools.Options{Conditions: map[tools.Condition]bool{tools.ConditionMemoryDebugging: true}}, m, nil)
 	ctx := context.Background()
 	text := func(tool, args string) (string, bool) {
 		res, err := s.CallTool(ctx, tool, []byte(args))

@@ -226,7 +226,7 @@ func performance() Scenario {
 // memory takes a heap snapshot of a small page and analyses it.
 func memory() Scenario {
 	const snap = `"filePath":"{{dir}}/a.heapsnapshot"`
-	return Scenario{Name: "memory", Options: tools.Options{Conditions: map[string]bool{"memoryDebugging": true}}, Steps: []Step{
+	return Scenario{Name: "memory", Options: tools.Options{Conditions: map[tools.Condition]bool{tools.ConditionMemoryDebugging: true}}, Steps: []Step{
 		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/inner.html"}`},
 		{Tool: "take_heapsnapshot", Args: `{"filePath":"{{dir}}/a"}`, Want: []string{"Heap snapshot saved to {{dir}}/a.heapsnapshot (2.3 MB)."}},
 		{Tool: "get_heapsnapshot_summary", Args: `{` + snap + `}`, Want: []string{"## Heap Snapshot Data", `"nodeCount": 26461`, "### Native Contexts", "system / NativeContext / {{site}}", "Context count: 3"}},
@@ -291,7 +291,7 @@ func thirdParty() Scenario {
 // frames reads and clicks into same-site and cross-site frames and a
 // shadow root, and opens a page in an isolated context.
 func frames() Scenario {
-	return Scenario{Name: "frames", Options: tools.Options{Conditions: map[string]bool{"experimentalVision": true}}, Steps: []Step{
+	return Scenario{Name: "frames", Options: tools.Options{Conditions: map[tools.Condition]bool{tools.ConditionExperimentalVision: true}}, Steps: []Step{
 		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/frames.html?cross={{crosssite}}/pages/inner.html"}`},
 		{Tool: "take_snapshot", Want: []string{`RootWebArea "Frames"`, `button "Shadow button"`, `RootWebArea "Inner"`}},
 		{Tool: "click", Args: `{"uid":"{{uid:Shadow button}}"}`, Want: []string{"Successfully clicked on the element."}},
