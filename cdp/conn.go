@@ -47,6 +47,12 @@ type Conn struct {
 	done     chan struct{} // closed by shutdown
 	readDone chan struct{} // closed when the reader goroutine returns
 
+	// fanout is held while one event is queued for all its subscriptions,
+	// so that Subscription.Sync sees an event queued for every
+	// subscription or for none: a caller that got an event from one
+	// subscription can Sync another and know that event is included.
+	fanout sync.Mutex
+
 	mu      sync.Mutex
 	pending map[int64]*call            // by message id; nil once dead
 	subs    map[string][]*Subscription // by session id; slices are copy-on-write
@@ -307,6 +313,7 @@ func (c *Conn) dispatch(msg []byte) {
 		if m.Method == TargetDetachedFromTarget.Method {
 			c.detached(m.Params)
 		}
+		c.fanout.Lock()
 		c.mu.Lock()
 		subs := c.subs[m.SessionID]
 		c.mu.Unlock()
@@ -316,6 +323,7 @@ func (c *Conn) dispatch(msg []byte) {
 				s.push(ev)
 			}
 		}
+		c.fanout.Unlock()
 	default:
 		c.log.Debug("cdp: skipping message that is neither reply nor event", "msg", truncate(msg))
 	}

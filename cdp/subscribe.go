@@ -177,12 +177,17 @@ func (s *Subscription) Close() {
 // been delivered: received from Events, or handled by the SubscribeFunc
 // function. Since the reader queues an event before it dispatches any
 // later reply, a caller that got a reply can Sync to know that the events
-// which came before it were handled. It must not be called by the
-// subscriber itself (the goroutine reading Events or running the function).
+// which came before it were handled. An event being queued for several
+// subscriptions counts once it is queued for all of them, so a caller that
+// received an event from one subscription can Sync another and know that
+// the event was handled there too. It must not be called by the subscriber
+// itself (the goroutine reading Events or running the function).
 func (s *Subscription) Sync(ctx context.Context) error {
+	s.conn.fanout.Lock()
 	s.mu.Lock()
 	target := s.queued
 	s.mu.Unlock()
+	s.conn.fanout.Unlock()
 	for {
 		s.mu.Lock()
 		if s.delivered >= target {
