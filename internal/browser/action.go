@@ -53,7 +53,8 @@ var actionEvents = []cdp.EventType{
 type actionWatch struct {
 	page      *Page
 	mainFrame string
-	events    <-chan Event // the page's events, from watch
+	sub       *cdp.Subscription // the page's events, from watch
+	events    <-chan Event      // sub.Events()
 	answer    DialogAnswer // nil: dialogs stop the wait for handle_dialog
 
 	navigations int    // main-frame navigations started
@@ -76,6 +77,28 @@ func (w *actionWatch) receive(ctx context.Context, ev Event, ok bool) error {
 		return fmt.Errorf("page %d: its events stopped", w.page.ID)
 	}
 	return w.onEvent(ctx, ev)
+}
+
+// catchUp handles the events received before the reply its caller just
+// got (the action's, or the quiet-DOM wait's), so that what the watch
+// reports includes them: the subscription's goroutine may not have handed
+// them over yet. Sync runs beside the loop that takes them.
+func (w *actionWatch) catchUp(ctx context.Context) error {
+	synced := make(chan error, 1) // the closing of sub ends Sync if we return first
+	go func() { synced <- w.sub.Sync(ctx) }()
+	for {
+		select {
+		case err := <-synced:
+			if err != nil {
+				return fmt.Errorf("page %d: wait for its events: %w", w.page.ID, err)
+			}
+			return nil
+		case ev, ok := <-w.events:
+			if err := w.receive(ctx, ev, ok); err != nil {
+				return err
+			}
+		}
+	}
 }
 
 // onEvent records what ev tells about the action's effects, answering a
@@ -183,7 +206,7 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act fu
 	}
 	sub, stop := p.watch(s, actionEvents...)
 	defer stop()
-	w := &actionWatch{page: p, mainFrame: p.TargetID, events: sub.Events(), answer: answer}
+	w := &actionWatch{page: p, mainFrame: p.TargetID, sub: sub, events: sub.Events(), answer: answer}
 
 	// The action runs beside the watch: input commands are not answered
 	// while a dialog they opened is showing.
@@ -201,7 +224,10 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act fu
 			if err != nil {
 				return rep, err
 			}
-			if !settle {
+			if err := w.catchUp(ctx); err != nil {
+				return rep, err
+			}
+			if !settle || w.dialog != nil {
 				return w.report(), nil
 			}
 			return p.settle(ctx, w)
@@ -258,7 +284,14 @@ func (w *actionWatch) quietOrNavigation(ctx context.Context, quiet <-chan error)
 		select {
 		case <-quiet:
 			// The wait fails when the document went away (navigation,
-			// closed tab); that is an end of waiting, not an error.
+			// closed tab); that is an end of waiting, not an error. The
+			// navigation that took it away came before its reply.
+			if err := w.catchUp(ctx); err != nil {
+				return false, err
+			}
+			if w.dialog != nil {
+				return false, nil
+			}
 			return w.takeNavigation(), ctx.Err()
 		case ev, ok := <-w.events:
 			if err := w.receive(ctx, ev, ok); err != nil {

@@ -328,7 +328,7 @@ func (b *Browser) addPage(info cdp.TargetInfo) {
 		return
 	}
 	p := newPage(b, b.m.newPageID(), info)
-	if opener := b.pages[info.OpenerID]; opener != nil && opener.Owned() {
+	if opener := b.pages[info.OpenerID]; opener != nil && opener.isOwned() {
 		p.owned = true
 	}
 	b.pages[info.TargetID] = p

@@ -293,6 +293,7 @@ func (c *collector) trim() {
 // ConsoleMessages returns the page's console messages of the current
 // document, or of the kept earlier ones too, oldest first.
 func (p *Page) ConsoleMessages(preserved bool) []*ConsoleMessage {
+	p.synced()
 	c := &p.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -307,6 +308,7 @@ func (p *Page) ConsoleMessages(preserved bool) []*ConsoleMessage {
 
 // ConsoleMessage returns the kept message with id.
 func (p *Page) ConsoleMessage(id int) (*ConsoleMessage, error) {
+	p.synced()
 	c := &p.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -321,6 +323,7 @@ func (p *Page) ConsoleMessage(id int) (*ConsoleMessage, error) {
 // Requests returns the page's network requests of the current document, or
 // of the kept earlier ones too, in the order they started.
 func (p *Page) Requests(preserved bool) []*Request {
+	p.synced()
 	c := &p.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -336,6 +339,7 @@ func (p *Page) Requests(preserved bool) []*Request {
 // Request returns the kept request with id; id 0 means the latest document
 // request.
 func (p *Page) Request(id int) (*Request, error) {
+	p.synced()
 	c := &p.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()

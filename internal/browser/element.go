@@ -101,6 +101,7 @@ func (p *Page) frameOffset(ctx context.Context, e *Element) (x, y float64, err e
 // frameOwner returns the <iframe> element hosting the document of session
 // s (a cross-process iframe), in its parent's session.
 func (p *Page) frameOwner(ctx context.Context, s *cdp.Session) (*Element, error) {
+	p.synced()
 	frameID, parent := p.events.frameOf(s)
 	if parent == nil {
 		return nil, errors.New("the element is in a frame of another origin that is no longer attached; take a new snapshot")

@@ -183,6 +183,7 @@ func (p *Page) Emulate(ctx context.Context, e Emulation) (reload bool, err error
 		}
 	}
 	p.emu.set(e)
+	p.synced() // every iframe attached so far gets e
 	for _, fs := range p.events.frameSessions() {
 		// A frame that goes away meanwhile needs no emulation, and says so
 		// with an error that is not worth more than a debug line.

@@ -41,8 +41,10 @@ func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {
 	return p
 }
 
-// Info returns the latest target info (title, URL, ...).
+// Info returns the latest target info (title, URL, ...), as of every
+// target event received so far: after a navigation, it names the new URL.
 func (p *Page) Info() cdp.TargetInfo {
+	p.browser.synced()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.info
@@ -51,13 +53,22 @@ func (p *Page) Info() cdp.TargetInfo {
 // Owned reports whether the agent opened this page (with new_page, or as a
 // popup of a page it opened), as opposed to a tab of the user's.
 func (p *Page) Owned() bool {
+	p.browser.synced()
+	return p.isOwned()
+}
+
+// isOwned is Owned for the target events' handler, which cannot wait for
+// itself.
+func (p *Page) isOwned() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.owned
 }
 
-// Crashed returns the crash status when the renderer crashed, else "".
+// Crashed returns the crash status when the renderer crashed, else "", as
+// of every target event received so far.
 func (p *Page) Crashed() string {
+	p.browser.synced()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.crashed
@@ -100,8 +111,10 @@ func (p *Page) detached(sessionID string) {
 }
 
 // Usable returns an error when the page cannot take commands: it was closed
-// or its renderer crashed. The error says how to recover.
+// or its renderer crashed, as of every target event received so far. The
+// error says how to recover.
 func (p *Page) Usable() error {
+	p.browser.synced()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {

@@ -167,8 +167,12 @@ func ownerFrame(ctx context.Context, s *cdp.Session, id string) string {
 	return d.Node.FrameID
 }
 
-// childFrames lists the cross-process iframes announced on session s.
-func (p *Page) childFrames(s *cdp.Session) []string { return p.events.childFrames(s) }
+// childFrames lists the cross-process iframes announced on session s
+// until now, the attachments before the caller's last reply included.
+func (p *Page) childFrames(s *cdp.Session) []string {
+	p.synced()
+	return p.events.childFrames(s)
+}
 
 // Element resolves a uid from any snapshot of the page to its DOM node.
 func (p *Page) Element(ctx context.Context, uid string) (*Element, error) {
