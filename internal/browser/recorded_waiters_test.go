@@ -43,8 +43,8 @@ func eval(ctx context.Context, t *testing.T, p *browser.Page, expression string)
 }
 
 // TestWaiters checks the browser layer's waits: a navigation returns once
-// the new document loaded, an action waits for the navigation it started,
-// and WaitForText returns once the text shows.
+// the new document loaded, an action reports the navigation it started and
+// the dialog it opened, and WaitForText returns once the text shows.
 func TestWaiters(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -57,15 +57,13 @@ func TestWaiters(t *testing.T) {
 		t.Errorf("after Navigate the page is %s, want the loaded actions page", got)
 	}
 
-	_, err := p.Act(ctx, func(ctx context.Context) error {
+	rep, err := p.Act(ctx, func(ctx context.Context) error {
 		_, err := p.Evaluate(ctx, "document.getElementById('nav').click()")
 		return err
 	})
-	if err != nil {
-		t.Fatalf("clicking a link: %v", err)
+	if err != nil || rep.Navigated != sc.Site+"/pages/form.html" {
+		t.Fatalf("clicking a link reported %+v, %v; want a navigation to the form", rep, err)
 	}
-	// rep.Navigated is not checked: it races with the action's event watch
-	// (see the report on issue 15); the title below shows the navigation.
 	if got := eval(ctx, t, p, "document.readyState + ' ' + document.title"); got != `"complete Probe form"` {
 		t.Errorf("after the action the page is %s, want the loaded form", got)
 	}
@@ -85,9 +83,22 @@ func TestWaiters(t *testing.T) {
 		t.Errorf("WaitForText = %q, %v; want the text the button adds after a while", found, err)
 	}
 
-	// A dialog an action opens is not checked here: since the page's event
-	// state moved to subscriptions, Page.Dialog can lag behind Act's return
-	// (see the report on issue 15); the dialogs scenario covers the tools.
+	rep, err = p.Act(ctx, func(ctx context.Context) error {
+		_, err := p.Evaluate(ctx, "setTimeout(() => alert('hello dialog'))")
+		return err
+	})
+	if err != nil || rep.Dialog == nil || rep.Dialog.Message != "hello dialog" {
+		t.Fatalf("an action opening an alert reported %+v, %v", rep, err)
+	}
+	if d := p.Dialog(); d == nil || d.Type != "alert" {
+		t.Fatalf("the page's open dialog is %+v, want the alert", d)
+	}
+	if _, err := p.HandleDialog(ctx, true, ""); err != nil {
+		t.Fatal(err)
+	}
+	if d := p.Dialog(); d != nil {
+		t.Errorf("dialog %+v still open after it was accepted", d)
+	}
 
 	if _, err := p.Navigate(ctx, browser.Navigation{URL: "http://127.0.0.1:9/"}); err == nil || !strings.Contains(err.Error(), "ERR_UNSAFE_PORT") {
 		t.Errorf("navigating to a refused port = %v, want Chrome's net error", err)

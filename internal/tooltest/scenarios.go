@@ -26,22 +26,19 @@ func pages(n, title, path string) string {
 func navigation() Scenario {
 	return Scenario{Name: "navigation", Steps: []Step{
 		{Tool: "list_pages", Want: []string{"## Pages", "1: about:blank [selected]"}},
-		// Navigation answers name the page's URL from Chrome's target info,
-		// which may not be handled yet when the answer is built (a race the
-		// replayed browser's burst of events exposes; see the report on
-		// issue 15): the URL is checked with list_pages instead.
-		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/common.html"}`, Want: []string{"Navigated to "}},
+		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/common.html"}`,
+			Want: []string{"Navigated to {{site}}/pages/common.html.", pages("1", "Common page", "/pages/common.html") + " [selected]"}},
 		{Tool: "new_page", Args: `{"url":"{{site}}/pages/form.html"}`,
 			Want: []string{"Opened page 2.", pages("1", "Common page", "/pages/common.html") + "\n", pages("2", "Probe form", "/pages/form.html") + " [selected]"}},
 		{Tool: "list_pages", Want: []string{pages("2", "Probe form", "/pages/form.html") + " [selected]"}},
 		{Tool: "select_page", Args: `{"pageId":1}`, Want: []string{pages("1", "Common page", "/pages/common.html") + " [selected]"}},
 		{Tool: "select_page", Args: `{"pageId":1.5}`, Error: true, Want: []string{"pageId must be a whole number"}},
 		{Tool: "select_page", Error: true, Want: []string{`missing required argument "pageId"`}},
-		{Tool: "navigate_page", Args: `{"type":"reload"}`, Want: []string{"Reloaded "}},
-		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/form.html"}`, Want: []string{"Navigated to "}},
-		{Tool: "navigate_page", Args: `{"type":"back"}`, Want: []string{"Went back to "}},
+		{Tool: "navigate_page", Args: `{"type":"reload"}`, Want: []string{"Reloaded {{site}}/pages/common.html."}},
+		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/form.html"}`, Want: []string{"Navigated to {{site}}/pages/form.html.", pages("1", "Probe form", "/pages/form.html") + " [selected]"}},
+		{Tool: "navigate_page", Args: `{"type":"back"}`, Want: []string{"Went back to {{site}}/pages/common.html."}},
 		{Tool: "list_pages", Want: []string{pages("1", "Common page", "/pages/common.html") + " [selected]"}},
-		{Tool: "navigate_page", Args: `{"type":"forward"}`, Want: []string{"Went forward to "}},
+		{Tool: "navigate_page", Args: `{"type":"forward"}`, Want: []string{"Went forward to {{site}}/pages/form.html."}},
 		{Tool: "list_pages", Want: []string{pages("1", "Probe form", "/pages/form.html") + " [selected]"}},
 		{Tool: "navigate_page", Args: `{"type":"sideways"}`, Error: true, Want: []string{`argument "type"`, "url back forward reload"}},
 		{Tool: "wait_for", Args: `{"text":["Sign in"]}`, Want: []string{`Found "Sign in" on the page.`}},
@@ -49,7 +46,7 @@ func navigation() Scenario {
 		{Tool: "close_page", Args: `{"pageId":2}`, Not: []string{"2: Probe form"}, Want: []string{pages("1", "Probe form", "/pages/form.html")}},
 		{Tool: "close_page", Args: `{"pageId":7}`, Error: true, Want: []string{"no page with id 7; open pages: 1, 3 (call list_pages)"}},
 		{Tool: "take_snapshot", Args: `{"pageId":2}`, Error: true, Want: []string{"no page with id 2"}},
-		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/actions.html","initScript":"window.__init = 42"}`, Want: []string{"Navigated to "}},
+		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/actions.html","initScript":"window.__init = 42"}`, Want: []string{"Navigated to {{site}}/pages/actions.html."}},
 		{Tool: "evaluate_script", Args: `{"function":"() => window.__init"}`, Want: []string{"Script ran on page and returned:\n```json\n42\n```"}},
 		{Tool: "list_pages", Want: []string{pages("1", "Probe form", "/pages/form.html") + "\n", pages("3", "Actions", "/pages/actions.html") + " [selected]"}},
 	}}
@@ -83,7 +80,7 @@ func input() Scenario {
 		{Tool: "click", Args: `{"uid":"{{uid:Slow}}"}`, Want: []string{"Successfully clicked on the element."}},
 		{Tool: "wait_for", Args: `{"text":["Appeared later"]}`, Want: []string{`Found "Appeared later" on the page.`}},
 		{Tool: "wait_for", Args: `{"text":[]}`, Error: true},
-		{Tool: "click", Args: `{"uid":"{{uid:Go to form}}"}`, Want: []string{"Successfully clicked on the element."}},
+		{Tool: "click", Args: `{"uid":"{{uid:Go to form}}"}`, Want: []string{"Successfully clicked on the element.", "The page navigated to {{site}}/pages/form.html."}},
 		{Tool: "list_pages", Want: []string{pages("1", "Probe form", "/pages/form.html")}},
 		{Tool: "click", Args: `{"uid":"1_1"}`, Error: true, Want: []string{`no element with uid "1_1"; take a new snapshot`}},
 		{Tool: "click", Error: true, Want: []string{`missing required argument "uid"`, "click accepts:"}},
@@ -116,7 +113,7 @@ func dialogs() Scenario {
 		{Tool: "handle_dialog", Args: `{"action":"accept","promptText":"Ada"}`, Want: []string{`Successfully accepted the prompt dialog "Name?".`}},
 		{Tool: "handle_dialog", Args: `{"action":"accept"}`, Error: true, Want: []string{"no dialog is open on this page"}},
 		{Tool: "evaluate_script", Args: `{"function":"() => { confirm('From script?'); return document.title }","dialogAction":"dismiss"}`,
-			Want: []string{`"prompt:Ada"`}},
+			Want: []string{`"prompt:Ada"`, `Dismissed a confirm dialog: "From script?".`}},
 	}}
 }
 
@@ -202,7 +199,7 @@ func emulation() Scenario {
 		{Tool: "resize_page", Args: `{"width":800,"height":600}`, Want: []string{"The page is now 800x600."}},
 		{Tool: "resize_page", Args: `{"width":800}`, Error: true, Want: []string{`missing required argument "height"`}},
 		{Tool: "evaluate_script", Args: `{"function":"() => [innerWidth, innerHeight]"}`, Want: []string{"[800,600]"}},
-		{Tool: "navigate_page", Args: `{"type":"reload"}`, Want: []string{"Reloaded "}},
+		{Tool: "navigate_page", Args: `{"type":"reload"}`, Want: []string{"Reloaded {{site}}/pages/common.html."}},
 	}}
 }
 
@@ -254,7 +251,7 @@ func memory() Scenario {
 // slim drives the three tools of --slim mode.
 func slim() Scenario {
 	return Scenario{Name: "slim", Options: tools.Options{Slim: true}, Steps: []Step{
-		{Tool: "navigate", Args: `{"url":"{{site}}/pages/common.html"}`, Want: []string{"Navigated to "}},
+		{Tool: "navigate", Args: `{"url":"{{site}}/pages/common.html"}`, Want: []string{"Navigated to {{site}}/pages/common.html."}},
 		{Tool: "evaluate", Args: `{"script":"document.title"}`, Want: []string{`"Common page"`}},
 		{Tool: "evaluate", Args: `{"script":"throw new Error('slim failure')"}`, Error: true, Want: []string{"slim failure"}},
 		{Tool: "screenshot", Images: 1},
