@@ -55,7 +55,7 @@ type actionWatch struct {
 	mainFrame string
 	sub       *cdp.Subscription // the page's events, from watch
 	events    <-chan Event      // sub.Events()
-	answer    DialogAnswer // nil: dialogs stop the wait for handle_dialog
+	answer    DialogAnswer      // nil: dialogs stop the wait for handle_dialog
 
 	navigations int    // main-frame navigations started
 	handled     int    // of those, how many the settle loop has taken up
