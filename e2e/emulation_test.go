@@ -335,6 +335,9 @@ func TestEmulateViewport(t *testing.T) {
 
 	out := s.ok("emulate", map[string]any{"viewport": "390x844x3,mobile,touch"})
 	mustContain(t, out, "Emulating viewport: 390x844x3,mobile,touch", "Reloaded the page")
+	if n := strings.Count(out, "Emulating viewport"); n != 1 {
+		t.Errorf("emulate that reloads lists the viewport %d times, want once:\n%s", n, out)
+	}
 	if got := s.eval("() => [innerWidth, innerHeight, devicePixelRatio, 'ontouchstart' in window, navigator.maxTouchPoints > 0]"); got != "[390,844,3,true,true]" {
 		t.Fatalf("emulated viewport: page reports %s", got)
 	}

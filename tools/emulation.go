@@ -184,7 +184,8 @@ func emulate(ctx context.Context, c *Call, args *emulateArgs) error {
 		ctx, cancel := withTimeout(ctx, 0, loadSlowdown(c.Page))
 		defer cancel()
 		res, err := c.Page.Navigate(ctx, browser.Navigation{Type: "reload"})
-		if err := reportNavigation(c, res, err, "Reloaded the page, which learns whether it runs on a touch or mobile device only when it loads."); err != nil {
+		// The emulation is listed once, below.
+		if _, err := reportLoad(c, res, err, "Reloaded the page, which learns whether it runs on a touch or mobile device only when it loads."); err != nil {
 			return err
 		}
 	}

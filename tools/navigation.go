@@ -34,29 +34,38 @@ func loadSlowdown(p *browser.Page) float64 {
 	return load
 }
 
-// reportNavigation says how a navigation ended: a beforeunload dialog
-// handled on the way, and a timeout as a plain statement rather than a
-// failure, since the page keeps what it loaded.
+// reportNavigation says how a navigation ended, as reportLoad does, and
+// then what the page emulates, which the new document got.
 func reportNavigation(c *Call, res browser.NavigationResult, err error, done string) error {
+	loaded, err := reportLoad(c, res, err, done)
+	if loaded {
+		if emu := c.Page.EmulationSummary(); emu != "" {
+			c.Resp.Linef("%s", emu)
+		}
+	}
+	return err
+}
+
+// reportLoad says how a navigation ended: a beforeunload dialog handled on
+// the way, and a timeout as a plain statement rather than a failure, since
+// the page keeps what it loaded. loaded reports that done was said.
+func reportLoad(c *Call, res browser.NavigationResult, err error, done string) (loaded bool, _ error) {
 	switch res.BeforeUnload {
 	case "accepted":
 		c.Resp.Linef("Accepted a beforeunload dialog.")
 	case "dismissed":
 		c.Resp.Linef("Dismissed a beforeunload dialog; the page stayed at %s.", c.Page.Info().URL)
-		return nil
+		return false, nil
 	}
 	if errors.Is(err, browser.ErrNavigationTimeout) {
 		c.Resp.Linef("Navigation timed out: the page did not finish loading in time and keeps what it loaded so far (now at %s).", c.Page.Info().URL)
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	c.Resp.Linef("%s", done)
-	if emu := c.Page.EmulationSummary(); emu != "" {
-		c.Resp.Linef("%s", emu)
-	}
-	return nil
+	return true, nil
 }
 
 func navigationTools() []*Tool {

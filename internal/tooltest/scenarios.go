@@ -189,7 +189,8 @@ func emulation() Scenario {
 		{Tool: "emulate", Args: `{"geolocation":"48.85,2.29","userAgent":"TestAgent/1.0","colorScheme":"dark"}`,
 			Want: []string{"Emulating geolocation: latitude=48.85, longitude=2.29", "Emulating user agent: TestAgent/1.0", "Emulating color scheme: dark"}, Not: []string{"Slow 3G"}},
 		{Tool: "emulate", Args: `{"viewport":"390x844x3,mobile,touch","forcedColors":"active","prefersReducedMotion":"reduce"}`,
-			Want: []string{"Reloaded the page, which learns whether it runs on a touch or mobile device only when it loads.", "Emulating viewport: 390x844x3,mobile,touch", "Emulating forced colors: active"}},
+			// The emulation is listed once, after the reload.
+			Want: []string{"Reloaded the page, which learns whether it runs on a touch or mobile device only when it loads.\nEmulation updated.\nEmulating viewport: 390x844x3,mobile,touch", "Emulating forced colors: active"}},
 		{Tool: "emulate", Args: `{"extraHttpHeaders":"{\"X-Test\": \"1\"}","prefersContrast":"more"}`, Want: []string{"Emulating prefers-contrast: more", "Sending extra HTTP headers: X-Test"}},
 		{Tool: "evaluate_script", Args: `{"function":"() => [navigator.userAgent, innerWidth, matchMedia('(prefers-color-scheme: dark)').matches]"}`, Want: []string{`HeadlessChrome/`, `,1280,false]`}},
 		{Tool: "emulate", Args: `{"geolocation":"north"}`, Error: true, Want: []string{`geolocation "north" has no comma`}},
