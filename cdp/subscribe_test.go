@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 )
@@ -253,5 +254,47 @@ func TestSyncOnClosedSubscription(t *testing.T) {
 		}
 	case <-time.After(testGuard):
 		t.Fatal("Sync did not return after Close")
+	}
+}
+
+// TestSyncCoversAnEventOtherSubscriptionsGot checks that once one
+// subscription delivered an event, Sync on another subscription to it
+// waits until that one handled it too: a waiter that saw a dialog open can
+// ask the page's state for it.
+func TestSyncCoversAnEventOtherSubscriptionsGot(t *testing.T) {
+	c, p := newTestConn(t)
+	watch := c.Subscribe("S1")
+	defer watch.Close()
+	// Subscriptions queued for between the two make the window wide in
+	// which an event is queued for one and not yet for the other.
+	for range 500 {
+		defer c.SubscribeFunc("S1", func(RawEvent) {}).Close()
+	}
+	var mu sync.Mutex
+	handled := 0
+	state := c.SubscribeFunc("S1", func(RawEvent) {
+		mu.Lock()
+		handled++
+		mu.Unlock()
+	})
+	defer state.Close()
+
+	const n = 200
+	go func() {
+		for i := range n {
+			p.event(t, "S1", "E.a", fmt.Sprintf(`{"i":%d}`, i))
+		}
+	}()
+	for i := range n {
+		next(t, watch)
+		if err := state.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		got := handled
+		mu.Unlock()
+		if got <= i {
+			t.Fatalf("after event %d reached one subscription, Sync on the other returned with %d handled", i, got)
+		}
 	}
 }

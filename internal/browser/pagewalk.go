@@ -101,6 +101,7 @@ func scriptRef(ctx context.Context, s *cdp.Session, ec, backendID int) (int, err
 // when the script reads that document, by backend node id otherwise. The
 // page is asked once, not for every node.
 func (p *Page) keyer(ctx context.Context, s *cdp.Session) func(backendID int) snapshot.Key {
+	p.synced() // a navigation received so far resets the uids before new ones are given
 	byBackend := func(id int) snapshot.Key { return snapshot.Key{Scope: s.ID, BackendNodeID: id} }
 	frameID := p.sessionFrame(s)
 	ec, err := world(ctx, s, frameID)

@@ -35,6 +35,9 @@ func (p *Page) snapshot(ctx context.Context, verbose bool, threshold int) (*snap
 	if err != nil {
 		return nil, err
 	}
+	// A navigation received so far resets the uids now, not after they
+	// were handed out for this snapshot.
+	p.synced()
 	return p.tracker.Take(root, verbose), nil
 }
 
@@ -176,6 +179,7 @@ func (p *Page) childFrames(s *cdp.Session) []string {
 
 // Element resolves a uid from any snapshot of the page to its DOM node.
 func (p *Page) Element(ctx context.Context, uid string) (*Element, error) {
+	p.synced() // a uid of a document navigated away from is stale
 	key, err := p.tracker.Lookup(uid)
 	if err != nil {
 		return nil, err
