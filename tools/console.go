@@ -44,7 +44,7 @@ func listConsoleMessages(ctx context.Context, c *Call, args *listConsoleMessages
 	if _, err := c.Page.Session(ctx); err != nil { // collecting starts on attach
 		return err
 	}
-	msgs := slices.DeleteFunc(c.Page.ConsoleMessages(args.IncludePreservedMessages), func(m *browser.ConsoleMessage) bool {
+	msgs := slices.DeleteFunc(c.Page.Collected().ConsoleMessages(args.IncludePreservedMessages), func(m *browser.ConsoleMessage) bool {
 		return len(args.Types) > 0 && !slices.Contains(args.Types, m.Type)
 	})
 	c.Resp.Linef("## Console messages")
@@ -65,7 +65,7 @@ func listConsoleMessages(ctx context.Context, c *Call, args *listConsoleMessages
 		}
 		c.Resp.Linef("%s", line)
 		if args.IncludeStackTraces && m.Stack != nil {
-			for _, l := range stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.MapFrame(ctx, f) }) {
+			for _, l := range stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.Collected().MapFrame(ctx, f) }) {
 				c.Resp.Linef("  %s", l)
 			}
 		}
@@ -83,7 +83,7 @@ type getConsoleMessageArgs struct {
 
 // getConsoleMessage runs get_console_message.
 func getConsoleMessage(ctx context.Context, c *Call, args *getConsoleMessageArgs) error {
-	m, err := c.Page.ConsoleMessage(int(args.MsgID))
+	m, err := c.Page.Collected().ConsoleMessage(int(args.MsgID))
 	if err != nil {
 		return err
 	}
@@ -92,12 +92,12 @@ func getConsoleMessage(ctx context.Context, c *Call, args *getConsoleMessageArgs
 	if len(m.Args) > 0 {
 		c.Resp.Linef("### Arguments")
 		for i := range m.Args {
-			c.Resp.Linef("Arg #%d: %s", i, c.Page.ArgJSON(ctx, m, i))
+			c.Resp.Linef("Arg #%d: %s", i, c.Page.Collected().ArgJSON(ctx, m, i))
 		}
 	}
 	if m.Stack != nil {
 		c.Resp.Linef("### Stack trace")
-		for _, l := range stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.MapFrame(ctx, f) }) {
+		for _, l := range stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.Collected().MapFrame(ctx, f) }) {
 			c.Resp.Linef("%s", l)
 		}
 		c.Resp.Linef("Note: line and column numbers use 1-based indexing")

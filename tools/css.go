@@ -30,11 +30,11 @@ type getCssStylesArgs struct {
 
 // getCssStyles runs get_css_styles.
 func getCssStyles(ctx context.Context, c *Call, args *getCssStylesArgs) error {
-	e, err := c.Page.Element(ctx, args.UID)
+	e, err := c.Page.Snapshots().Element(ctx, args.UID)
 	if err != nil {
 		return err
 	}
-	st, err := c.Page.Styles(ctx, e)
+	st, err := c.Page.Snapshots().Styles(ctx, e)
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func evaluateScript(ctx context.Context, c *Call, args *evaluateScriptArgs) erro
 		sc = browser.Script{Source: code}
 	}
 	for _, uid := range args.Args {
-		e, err := c.Page.Element(ctx, uid)
+		e, err := c.Page.Snapshots().Element(ctx, uid)
 		if err != nil {
 			return err
 		}

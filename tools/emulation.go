@@ -172,11 +172,11 @@ func emulationTools() []*Tool {
 
 // emulate runs emulate.
 func emulate(ctx context.Context, c *Call, args *emulateArgs) error {
-	e, err := args.emulation(c.Page.Emulation().Headers)
+	e, err := args.emulation(c.Page.Emulator().Current().Headers)
 	if err != nil {
 		return err
 	}
-	reload, err := c.Page.Emulate(ctx, e)
+	reload, err := c.Page.Emulator().Emulate(ctx, e)
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func emulate(ctx context.Context, c *Call, args *emulateArgs) error {
 			return err
 		}
 	}
-	if summary := c.Page.EmulationSummary(); summary != "" {
+	if summary := c.Page.Emulator().Summary(); summary != "" {
 		c.Resp.Linef("Emulation updated.\n%s", summary)
 	} else {
 		c.Resp.Linef("Emulation updated: the page emulates nothing.")
@@ -209,7 +209,7 @@ func resizePage(ctx context.Context, c *Call, args *resizePageArgs) error {
 		return fmt.Errorf("width and height must be at least 1, got %dx%d", args.Width, args.Height)
 	}
 	c.Resp.IncludePages()
-	w, h, err := c.Page.Resize(ctx, args.Width, args.Height)
+	w, h, err := c.Page.Emulator().Resize(ctx, args.Width, args.Height)
 	if err != nil {
 		return err
 	}

@@ -103,7 +103,7 @@ type clickArgs struct {
 
 // click runs click.
 func click(ctx context.Context, c *Call, args *clickArgs) error {
-	e, err := c.Page.Element(ctx, args.UID)
+	e, err := c.Page.Snapshots().Element(ctx, args.UID)
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func click(ctx context.Context, c *Call, args *clickArgs) error {
 	if args.DblClick {
 		done = "Successfully double clicked on the element."
 	}
-	return act(ctx, c, args.IncludeSnapshot, done, func(ctx context.Context) error { return c.Page.Click(ctx, e, args.DblClick) })
+	return act(ctx, c, args.IncludeSnapshot, done, func(ctx context.Context) error { return c.Page.Input().Click(ctx, e, args.DblClick) })
 }
 
 // clickAtArgs are click_at's arguments.
@@ -125,7 +125,7 @@ type clickAtArgs struct {
 // clickAt runs click_at.
 func clickAt(ctx context.Context, c *Call, args *clickAtArgs) error {
 	return act(ctx, c, args.IncludeSnapshot, "Successfully clicked at the coordinates.", func(ctx context.Context) error {
-		return c.Page.ClickAt(ctx, args.X, args.Y, args.DblClick)
+		return c.Page.Input().ClickAt(ctx, args.X, args.Y, args.DblClick)
 	})
 }
 
@@ -137,11 +137,11 @@ type hoverArgs struct {
 
 // hover runs hover.
 func hover(ctx context.Context, c *Call, args *hoverArgs) error {
-	e, err := c.Page.Element(ctx, args.UID)
+	e, err := c.Page.Snapshots().Element(ctx, args.UID)
 	if err != nil {
 		return err
 	}
-	return act(ctx, c, args.IncludeSnapshot, "Successfully hovered over the element.", func(ctx context.Context) error { return c.Page.Hover(ctx, e) })
+	return act(ctx, c, args.IncludeSnapshot, "Successfully hovered over the element.", func(ctx context.Context) error { return c.Page.Input().Hover(ctx, e) })
 }
 
 // dragArgs are drag's arguments.
@@ -153,15 +153,15 @@ type dragArgs struct {
 
 // drag runs drag.
 func drag(ctx context.Context, c *Call, args *dragArgs) error {
-	from, err := c.Page.Element(ctx, args.FromUID)
+	from, err := c.Page.Snapshots().Element(ctx, args.FromUID)
 	if err != nil {
 		return err
 	}
-	to, err := c.Page.Element(ctx, args.ToUID)
+	to, err := c.Page.Snapshots().Element(ctx, args.ToUID)
 	if err != nil {
 		return err
 	}
-	return act(ctx, c, args.IncludeSnapshot, "Successfully dragged the element.", func(ctx context.Context) error { return c.Page.Drag(ctx, from, to) })
+	return act(ctx, c, args.IncludeSnapshot, "Successfully dragged the element.", func(ctx context.Context) error { return c.Page.Input().Drag(ctx, from, to) })
 }
 
 // fillArgs are fill's arguments.
@@ -173,11 +173,11 @@ type fillArgs struct {
 
 // fill runs fill.
 func fill(ctx context.Context, c *Call, args *fillArgs) error {
-	e, err := c.Page.Element(ctx, args.UID)
+	e, err := c.Page.Snapshots().Element(ctx, args.UID)
 	if err != nil {
 		return err
 	}
-	return act(ctx, c, args.IncludeSnapshot, "Successfully filled out the element.", func(ctx context.Context) error { return c.Page.Fill(ctx, e, args.Value) })
+	return act(ctx, c, args.IncludeSnapshot, "Successfully filled out the element.", func(ctx context.Context) error { return c.Page.Input().Fill(ctx, e, args.Value) })
 }
 
 // fillFormArgs are fill_form's arguments.
@@ -193,7 +193,7 @@ func fillForm(ctx context.Context, c *Call, args *fillFormArgs) error {
 	}
 	elems := make([]*browser.Element, len(args.Elements))
 	for i, f := range args.Elements {
-		e, err := c.Page.Element(ctx, f.UID)
+		e, err := c.Page.Snapshots().Element(ctx, f.UID)
 		if err != nil {
 			return err
 		}
@@ -201,7 +201,7 @@ func fillForm(ctx context.Context, c *Call, args *fillFormArgs) error {
 	}
 	return act(ctx, c, args.IncludeSnapshot, "Successfully filled out the form.", func(ctx context.Context) error {
 		for i, e := range elems {
-			if err := c.Page.Fill(ctx, e, args.Elements[i].Value); err != nil {
+			if err := c.Page.Input().Fill(ctx, e, args.Elements[i].Value); err != nil {
 				return err
 			}
 		}
@@ -218,11 +218,11 @@ type typeTextArgs struct {
 // typeText runs type_text.
 func typeText(ctx context.Context, c *Call, args *typeTextArgs) error {
 	return act(ctx, c, false, fmt.Sprintf("Typed %d characters.", len([]rune(args.Text))), func(ctx context.Context) error {
-		if err := c.Page.TypeText(ctx, args.Text); err != nil {
+		if err := c.Page.Input().TypeText(ctx, args.Text); err != nil {
 			return err
 		}
 		if args.SubmitKey != "" {
-			return c.Page.PressKey(ctx, args.SubmitKey)
+			return c.Page.Input().PressKey(ctx, args.SubmitKey)
 		}
 		return nil
 	})
@@ -236,7 +236,7 @@ type pressKeyArgs struct {
 
 // pressKey runs press_key.
 func pressKey(ctx context.Context, c *Call, args *pressKeyArgs) error {
-	return act(ctx, c, args.IncludeSnapshot, "Successfully pressed key: "+args.Key, func(ctx context.Context) error { return c.Page.PressKey(ctx, args.Key) })
+	return act(ctx, c, args.IncludeSnapshot, "Successfully pressed key: "+args.Key, func(ctx context.Context) error { return c.Page.Input().PressKey(ctx, args.Key) })
 }
 
 // uploadFileArgs are upload_file's arguments.
@@ -251,12 +251,12 @@ func uploadFile(ctx context.Context, c *Call, args *uploadFileArgs) error {
 	if len(args.FilePaths) == 0 {
 		return fmt.Errorf("upload_file needs at least one path in filePaths")
 	}
-	e, err := c.Page.Element(ctx, args.UID)
+	e, err := c.Page.Snapshots().Element(ctx, args.UID)
 	if err != nil {
 		return err
 	}
 	return act(ctx, c, args.IncludeSnapshot, fmt.Sprintf("Uploaded %d file(s).", len(args.FilePaths)), func(ctx context.Context) error {
-		return c.Page.Upload(ctx, e, args.FilePaths)
+		return c.Page.Input().Upload(ctx, e, args.FilePaths)
 	})
 }
 
@@ -268,7 +268,7 @@ type handleDialogArgs struct {
 
 // handleDialog runs handle_dialog.
 func handleDialog(ctx context.Context, c *Call, args *handleDialogArgs) error {
-	d, err := c.Page.HandleDialog(ctx, args.Action == "accept", args.PromptText)
+	d, err := c.Page.Input().HandleDialog(ctx, args.Action == "accept", args.PromptText)
 	if err != nil {
 		return err
 	}

@@ -73,7 +73,7 @@ func writeHeapSnapshot(ctx context.Context, c *Call, path string) (int64, error)
 	defer os.Remove(tmp.Name()) // after a successful rename, a no-op
 	report := jsonrpc.ProgressFrom(ctx)
 	lastPercent := -1
-	n, err := c.Page.TakeHeapSnapshot(ctx, tmp, func(done, total int) {
+	n, err := c.Page.Profiler().TakeHeapSnapshot(ctx, tmp, func(done, total int) {
 		if total <= 0 {
 			return
 		}

@@ -30,7 +30,7 @@ func withTimeout(ctx context.Context, ms int, slowdown float64) (context.Context
 // loadSlowdown is how many times longer than normal loads take on p under
 // its emulated network and CPU throttling.
 func loadSlowdown(p *browser.Page) float64 {
-	load, _ := p.Emulation().Slowdown()
+	load, _ := p.Emulator().Current().Slowdown()
 	return load
 }
 
@@ -39,7 +39,7 @@ func loadSlowdown(p *browser.Page) float64 {
 func reportNavigation(c *Call, res browser.NavigationResult, err error, done string) error {
 	loaded, err := reportLoad(c, res, err, done)
 	if loaded {
-		if emu := c.Page.EmulationSummary(); emu != "" {
+		if emu := c.Page.Emulator().Summary(); emu != "" {
 			c.Resp.Linef("%s", emu)
 		}
 	}

@@ -43,7 +43,7 @@ func listNetworkRequests(ctx context.Context, c *Call, args *listNetworkRequests
 	if _, err := c.Page.Session(ctx); err != nil { // collecting starts on attach
 		return err
 	}
-	reqs := slices.DeleteFunc(c.Page.Requests(args.IncludePreservedRequests), func(r *browser.Request) bool {
+	reqs := slices.DeleteFunc(c.Page.Collected().Requests(args.IncludePreservedRequests), func(r *browser.Request) bool {
 		return len(args.ResourceTypes) > 0 && !slices.Contains(args.ResourceTypes, r.ResourceType)
 	})
 	c.Resp.Linef("## Network requests")
@@ -73,7 +73,7 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	if _, err := c.Page.Session(ctx); err != nil {
 		return err
 	}
-	r, err := c.Page.Request(int(args.ReqID))
+	r, err := c.Page.Collected().Request(int(args.ReqID))
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	c.Resp.Linef("### Request Headers")
 	writeHeaders(c, r.RequestHeaders, redact)
 	if r.HasPostData {
-		body, err := c.Page.RequestBody(ctx, r)
+		body, err := c.Page.Collected().RequestBody(ctx, r)
 		c.Resp.Linef("### Request Body")
 		writeBody(c, body, false, err, args.RequestFilePath)
 	}
@@ -92,7 +92,7 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 		writeHeaders(c, r.ResponseHeaders, redact)
 	}
 	if r.Finished && r.Failure == "" {
-		body, binary, err := c.Page.ResponseBody(ctx, r)
+		body, binary, err := c.Page.Collected().ResponseBody(ctx, r)
 		c.Resp.Linef("### Response Body")
 		writeBody(c, body, binary, err, args.ResponseFilePath)
 	}

@@ -110,7 +110,7 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 	if busy != nil {
 		return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace (pageId %d) first: Chrome records one trace at a time", busy.ID, busy.ID)
 	}
-	tr, err := c.Page.StartTrace(ctx, browser.TraceOptions{ScriptSources: true})
+	tr, err := c.Page.Profiler().StartTrace(ctx, browser.TraceOptions{ScriptSources: true})
 	if err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 		c.Resp.Linef("The performance trace is being recorded. Interact with the page if needed, then call performance_stop_trace to stop it and get the summary.")
 		return nil
 	}
-	if err := c.Page.WaitSettled(ctx, settleQuiet, settleLimit); err != nil {
+	if err := c.Page.Profiler().WaitSettled(ctx, settleQuiet, settleLimit); err != nil {
 		abandon(ctx, c, tr)
 		return err
 	}

@@ -107,7 +107,7 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 // writeSnapshot takes a snapshot of page and writes it inline, or saves it
 // whole to the requested file.
 func writeSnapshot(ctx context.Context, b *strings.Builder, page *browser.Page, req *snapshotRequest) error {
-	snap, err := page.Snapshot(ctx, req.verbose)
+	snap, err := page.Snapshots().Snapshot(ctx, req.verbose)
 	if err != nil {
 		return err
 	}

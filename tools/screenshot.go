@@ -54,7 +54,7 @@ func takeScreenshot(ctx context.Context, c *Call, args *takeScreenshotArgs) erro
 	what := "the current page's viewport"
 	switch {
 	case args.UID != "":
-		e, err := c.Page.Element(ctx, args.UID)
+		e, err := c.Page.Snapshots().Element(ctx, args.UID)
 		if err != nil {
 			return err
 		}
@@ -63,7 +63,7 @@ func takeScreenshot(ctx context.Context, c *Call, args *takeScreenshotArgs) erro
 	case args.FullPage:
 		what = "the full current page"
 	}
-	data, err := c.Page.Capture(ctx, o)
+	data, err := c.Page.Screenshots().Capture(ctx, o)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ func slimEvaluate(ctx context.Context, c *Call, args *slimEvaluateArgs) error {
 
 // slimScreenshot runs screenshot.
 func slimScreenshot(ctx context.Context, c *Call, _ *noArgs) error {
-	png, err := c.Page.Screenshot(ctx, browser.ScreenshotParams{Format: "png", OptimizeForSpeed: true})
+	png, err := c.Page.Screenshots().Screenshot(ctx, browser.ScreenshotParams{Format: "png", OptimizeForSpeed: true})
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func thirdPartyTools() []*Tool {
 
 // list3pDeveloperTools runs list_3p_developer_tools.
 func list3pDeveloperTools(ctx context.Context, c *Call, _ *noArgs) error {
-	d, err := c.Page.DiscoverTools(ctx)
+	d, err := c.Page.InPageTools().DiscoverTools(ctx)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func execute3pDeveloperTool(ctx context.Context, c *Call, args *execute3pDevelop
 	if err != nil {
 		return err
 	}
-	tool, err := c.Page.FindTool(ctx, args.ToolName)
+	tool, err := c.Page.InPageTools().FindTool(ctx, args.ToolName)
 	if errors.Is(err, browser.ErrNoPageTools) {
 		return fmt.Errorf("%w. %s", err, howToExpose)
 	}
@@ -93,7 +93,7 @@ func execute3pDeveloperTool(ctx context.Context, c *Call, args *execute3pDevelop
 		ctx, cancel := context.WithTimeout(ctx, cmp.Or(c.Server.opts.ScriptTimeout, time.Minute))
 		defer cancel()
 		var err error
-		out, err = c.Page.RunTool(ctx, tool, params)
+		out, err = c.Page.InPageTools().RunTool(ctx, tool, params)
 		return err
 	})
 	if err != nil {
@@ -126,7 +126,7 @@ func webmcpTools() []*Tool {
 
 // listWebmcpTools runs list_webmcp_tools.
 func listWebmcpTools(ctx context.Context, c *Call, _ *noArgs) error {
-	tools, err := c.Page.WebMCPTools(ctx)
+	tools, err := c.Page.InPageTools().WebMCPTools(ctx)
 	if err != nil {
 		return webmcpError(c, err)
 	}
@@ -152,7 +152,7 @@ func executeWebmcpTool(ctx context.Context, c *Call, args *executeWebmcpToolArgs
 	if err != nil {
 		return err
 	}
-	tools, err := c.Page.WebMCPTools(ctx)
+	tools, err := c.Page.InPageTools().WebMCPTools(ctx)
 	if err != nil {
 		return webmcpError(c, err)
 	}
@@ -185,7 +185,7 @@ func executeWebmcpTool(ctx context.Context, c *Call, args *executeWebmcpToolArgs
 		ctx, cancel := context.WithTimeout(ctx, wait)
 		defer cancel()
 		var err error
-		res, err = c.Page.InvokeWebMCPTool(ctx, *tool, input)
+		res, err = c.Page.InPageTools().InvokeWebMCPTool(ctx, *tool, input)
 		return err
 	})
 	if errors.Is(err, context.DeadlineExceeded) && waitsForSubmit {
@@ -381,7 +381,7 @@ func writePageTools(ctx context.Context, b *strings.Builder, c *Call) {
 		defer unlock()
 	}
 	if thirdParty {
-		d, err := p.DiscoverTools(ctx)
+		d, err := p.InPageTools().DiscoverTools(ctx)
 		switch {
 		case err != nil:
 			fmt.Fprintf(b, "(Could not list the page's developer tools: %v.)\n", err)
@@ -391,7 +391,7 @@ func writePageTools(ctx context.Context, b *strings.Builder, c *Call) {
 	}
 	if webmcp {
 		// A browser without WebMCP is reported by list_webmcp_tools.
-		if tools, err := p.WebMCPTools(ctx); err == nil && len(tools) > 0 {
+		if tools, err := p.InPageTools().WebMCPTools(ctx); err == nil && len(tools) > 0 {
 			writeWebMCPTools(b, tools)
 		}
 	}

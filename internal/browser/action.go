@@ -250,7 +250,7 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act fu
 // then the new document gets the same quiet time. A dialog ends the wait.
 func (p *Page) settle(ctx context.Context, w *actionWatch) (ActionReport, error) {
 	timedOut := false
-	load, cpu := p.Emulation().Slowdown()
+	load, cpu := p.Emulator().Current().Slowdown()
 	for range 3 { // a page that keeps navigating gets three rounds
 		navigated, err := w.quietOrNavigation(ctx, p.quietDOM(ctx, cpu))
 		if err != nil {

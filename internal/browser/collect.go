@@ -37,10 +37,10 @@ type ConsoleMessage struct {
 
 // ArgJSON renders argument i of m in full, as JSON read from the page
 // while the object is still alive, or from its preview otherwise.
-func (p *Page) ArgJSON(ctx context.Context, m *ConsoleMessage, i int) string {
+func (col Collected) ArgJSON(ctx context.Context, m *ConsoleMessage, i int) string {
 	a := m.Args[i]
 	if a.ObjectID != "" && a.Subtype != "error" && a.Subtype != "node" && m.session != nil {
-		if s, err := p.toJSON(ctx, m.session, a); err == nil {
+		if s, err := col.page.toJSON(ctx, m.session, a); err == nil {
 			return s
 		}
 	}
@@ -292,9 +292,9 @@ func (c *collector) trim() {
 
 // ConsoleMessages returns the page's console messages of the current
 // document, or of the kept earlier ones too, oldest first.
-func (p *Page) ConsoleMessages(preserved bool) []*ConsoleMessage {
-	p.synced()
-	c := &p.collected
+func (col Collected) ConsoleMessages(preserved bool) []*ConsoleMessage {
+	col.page.synced()
+	c := &col.page.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []*ConsoleMessage
@@ -307,9 +307,9 @@ func (p *Page) ConsoleMessages(preserved bool) []*ConsoleMessage {
 }
 
 // ConsoleMessage returns the kept message with id.
-func (p *Page) ConsoleMessage(id int) (*ConsoleMessage, error) {
-	p.synced()
-	c := &p.collected
+func (col Collected) ConsoleMessage(id int) (*ConsoleMessage, error) {
+	col.page.synced()
+	c := &col.page.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, m := range c.console {
@@ -322,9 +322,9 @@ func (p *Page) ConsoleMessage(id int) (*ConsoleMessage, error) {
 
 // Requests returns the page's network requests of the current document, or
 // of the kept earlier ones too, in the order they started.
-func (p *Page) Requests(preserved bool) []*Request {
-	p.synced()
-	c := &p.collected
+func (col Collected) Requests(preserved bool) []*Request {
+	col.page.synced()
+	c := &col.page.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []*Request
@@ -338,9 +338,9 @@ func (p *Page) Requests(preserved bool) []*Request {
 
 // Request returns the kept request with id; id 0 means the latest document
 // request.
-func (p *Page) Request(id int) (*Request, error) {
-	p.synced()
-	c := &p.collected
+func (col Collected) Request(id int) (*Request, error) {
+	col.page.synced()
+	c := &col.page.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i := len(c.requests) - 1; i >= 0; i-- {
@@ -400,7 +400,7 @@ func issueText(code string, details map[string]json.RawMessage) string {
 // ResponseBody fetches the response body of r from the browser, which
 // keeps recent bodies: nothing is stored on our side. binary says the body
 // is not text.
-func (p *Page) ResponseBody(ctx context.Context, r *Request) (body []byte, binary bool, err error) {
+func (col Collected) ResponseBody(ctx context.Context, r *Request) (body []byte, binary bool, err error) {
 	res, err := cdp.NetworkGetResponseBody.Call(ctx, r.session, cdp.RequestIDParams{RequestID: r.requestID})
 	if err != nil {
 		return nil, false, fmt.Errorf("response body of reqid %d is not available (the browser drops bodies of old, redirected or failed requests): %w", r.ID, err)
@@ -413,7 +413,7 @@ func (p *Page) ResponseBody(ctx context.Context, r *Request) (body []byte, binar
 }
 
 // RequestBody fetches the body (POST data) that r sent.
-func (p *Page) RequestBody(ctx context.Context, r *Request) ([]byte, error) {
+func (col Collected) RequestBody(ctx context.Context, r *Request) ([]byte, error) {
 	res, err := cdp.NetworkGetRequestPostData.Call(ctx, r.session, cdp.RequestIDParams{RequestID: r.requestID})
 	if err != nil {
 		return nil, fmt.Errorf("request body of reqid %d is not available: %w", r.ID, err)

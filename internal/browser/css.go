@@ -58,7 +58,7 @@ var keyProperties = []string{"display", "visibility", "opacity", "position", "wi
 
 // Styles reads the CSS rules matching e and its computed style through the
 // CSS domain, which is enabled for the call only.
-func (p *Page) Styles(ctx context.Context, e *Element) (*Styles, error) {
+func (sn Snapshots) Styles(ctx context.Context, e *Element) (*Styles, error) {
 	s := e.session
 	var mu sync.Mutex
 	sheets := map[string]cdp.CSSStyleSheetHeader{}
@@ -76,7 +76,7 @@ func (p *Page) Styles(ctx context.Context, e *Element) (*Styles, error) {
 		defer cancel()
 		for _, a := range []cdp.Action{cdp.CSSDisable, cdp.DOMDisable} {
 			if err := a.Do(dctx, s); err != nil {
-				p.browser.bg.failed(p.TargetID, a.Method, err)
+				sn.page.browser.bg.failed(sn.page.TargetID, a.Method, err)
 			}
 		}
 	}()

@@ -46,7 +46,7 @@ func (e *Element) callString(ctx context.Context, fn string, args ...cdp.CallArg
 
 // point returns where to click the element in the page's viewport. It
 // scrolls the element into view, and fails when another element covers it.
-func (p *Page) point(ctx context.Context, e *Element) (x, y float64, err error) {
+func (in Input) point(ctx context.Context, e *Element) (x, y float64, err error) {
 	v, err := e.call(ctx, visibleCenterJS)
 	if err != nil {
 		return 0, 0, err
@@ -64,13 +64,13 @@ func (p *Page) point(ctx context.Context, e *Element) (x, y float64, err error) 
 	}
 	// The element's frame may be offset inside the page: add the position
 	// of each frame's content box in its parent up to the page.
-	ox, oy, err := p.frameOffset(ctx, e)
+	ox, oy, err := in.frameOffset(ctx, e)
 	return local.X + ox, local.Y + oy, err
 }
 
 // frameOffset sums the offsets of the frames between e's document and the
 // page's viewport.
-func (p *Page) frameOffset(ctx context.Context, e *Element) (x, y float64, err error) {
+func (in Input) frameOffset(ctx context.Context, e *Element) (x, y float64, err error) {
 	v, err := e.call(ctx, frameOffsetsJS)
 	if err != nil {
 		return 0, 0, err
@@ -84,7 +84,7 @@ func (p *Page) frameOffset(ctx context.Context, e *Element) (x, y float64, err e
 		return off.X, off.Y, nil
 	}
 	// A cross-origin frame: ask its owner element in the parent frame.
-	owner, err := p.frameOwner(ctx, e.session)
+	owner, err := in.frameOwner(ctx, e.session)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -94,15 +94,15 @@ func (p *Page) frameOffset(ctx context.Context, e *Element) (x, y float64, err e
 	}
 	var o struct{ X, Y float64 }
 	_ = json.Unmarshal(ov.Value, &o)
-	px, py, err := p.frameOffset(ctx, owner)
+	px, py, err := in.frameOffset(ctx, owner)
 	return o.X + px, o.Y + py, err
 }
 
 // frameOwner returns the <iframe> element hosting the document of session
 // s (a cross-process iframe), in its parent's session.
-func (p *Page) frameOwner(ctx context.Context, s *cdp.Session) (*Element, error) {
-	p.synced()
-	frameID, parent := p.events.frameOf(s)
+func (in Input) frameOwner(ctx context.Context, s *cdp.Session) (*Element, error) {
+	in.page.synced()
+	frameID, parent := in.page.events.frameOf(s)
 	if parent == nil {
 		return nil, errors.New("the element is in a frame of another origin that is no longer attached; take a new snapshot")
 	}

@@ -138,8 +138,8 @@ func (e Emulation) touchAndMobile() (touch, mobile bool) {
 	return e.Viewport.Touch, e.Viewport.Mobile
 }
 
-// Emulation returns what the page emulates.
-func (p *Page) Emulation() Emulation { return p.emu.get() }
+// Current returns what the page emulates.
+func (em Emulator) Current() Emulation { return em.page.emu.get() }
 
 // emulated holds what a page emulates, under a lock of its own: it is read
 // whenever a session or iframe of the page is set up.
@@ -160,35 +160,35 @@ func (m *emulated) set(e Emulation) {
 	m.mu.Unlock()
 }
 
-// EmulationSummary lists what the page emulates, one line each, or returns
+// Summary lists what the page emulates, one line each, or returns
 // "" when it emulates nothing.
-func (p *Page) EmulationSummary() string { return p.Emulation().String() }
+func (em Emulator) Summary() string { return em.Current().String() }
 
 // Emulate makes the page emulate e in place of what it emulated before. The
 // emulation lasts across navigations until changed. It reports whether the
 // page must reload for the change to take effect: pages learn whether they
 // run on a touch or mobile device only when they load.
-func (p *Page) Emulate(ctx context.Context, e Emulation) (reload bool, err error) {
-	s, err := p.Session(ctx)
+func (em Emulator) Emulate(ctx context.Context, e Emulation) (reload bool, err error) {
+	s, err := em.page.Session(ctx)
 	if err != nil {
 		return false, err
 	}
-	old := p.Emulation()
-	if err := p.applyEmulation(ctx, s, e, false); err != nil {
+	old := em.Current()
+	if err := em.applyEmulation(ctx, s, e, false); err != nil {
 		return false, err
 	}
 	if old.Geolocation != nil && e.Geolocation == nil {
-		if err := p.setGeolocationPermission(ctx, "prompt"); err != nil {
+		if err := em.setGeolocationPermission(ctx, "prompt"); err != nil {
 			return false, err
 		}
 	}
-	p.emu.set(e)
-	p.synced() // every iframe attached so far gets e
-	for _, fs := range p.events.frameSessions() {
+	em.page.emu.set(e)
+	em.page.synced() // every iframe attached so far gets e
+	for _, fs := range em.page.events.frameSessions() {
 		// A frame that goes away meanwhile needs no emulation, and says so
 		// with an error that is not worth more than a debug line.
-		if err := p.applyEmulation(ctx, fs, e, true); err != nil {
-			p.browser.log.Debug("emulation not applied to an iframe", "target", p.TargetID, "session", fs.ID, "err", err)
+		if err := em.applyEmulation(ctx, fs, e, true); err != nil {
+			em.page.browser.log.Debug("emulation not applied to an iframe", "target", em.page.TargetID, "session", fs.ID, "err", err)
 		}
 	}
 	oldTouch, oldMobile := old.touchAndMobile()
@@ -199,19 +199,19 @@ func (p *Page) Emulate(ctx context.Context, e Emulation) (reload bool, err error
 // restoreEmulation applies the page's emulation to s, a new session of the
 // page (frame false) or of one of its cross-process iframes (frame true),
 // so that it survives re-attaching and reaches every process of the page.
-func (p *Page) restoreEmulation(ctx context.Context, s *cdp.Session, frame bool) error {
-	e := p.Emulation()
+func (em Emulator) restoreEmulation(ctx context.Context, s *cdp.Session, frame bool) error {
+	e := em.Current()
 	if e.String() == "" {
 		return nil
 	}
-	return p.applyEmulation(ctx, s, e, frame)
+	return em.applyEmulation(ctx, s, e, frame)
 }
 
 // applyEmulation sets every kind of emulation of e on session s, turning off
 // the kinds e leaves empty. For the session of a cross-process iframe
 // (frame), the viewport is left alone: the iframe's size comes from its
 // element in the page.
-func (p *Page) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation, frame bool) error {
+func (em Emulator) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation, frame bool) error {
 	network := noThrottling
 	if e.Network != "" {
 		network = NetworkPresets[e.Network]
@@ -247,24 +247,24 @@ func (p *Page) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation, 
 	}
 	for _, c := range cmds {
 		if err := c.Do(ctx, s); err != nil {
-			return fmt.Errorf("emulate on page %d: %w", p.ID, err)
+			return fmt.Errorf("emulate on page %d: %w", em.page.ID, err)
 		}
 	}
 	if e.Geolocation != nil {
 		// Without the permission the page could not read the position.
-		return p.setGeolocationPermission(ctx, "granted")
+		return em.setGeolocationPermission(ctx, "granted")
 	}
 	return nil
 }
 
 // setGeolocationPermission sets the geolocation permission of every origin
 // in the page's browser context.
-func (p *Page) setGeolocationPermission(ctx context.Context, setting string) error {
-	err := cdp.BrowserSetPermission.Do(ctx, p.browser.conn.Session(""), cdp.SetPermissionParams{
-		Permission: cdp.PermissionDescriptor{Name: "geolocation"}, Setting: setting, BrowserContextID: p.Info().BrowserContextID,
+func (em Emulator) setGeolocationPermission(ctx context.Context, setting string) error {
+	err := cdp.BrowserSetPermission.Do(ctx, em.page.browser.conn.Session(""), cdp.SetPermissionParams{
+		Permission: cdp.PermissionDescriptor{Name: "geolocation"}, Setting: setting, BrowserContextID: em.page.Info().BrowserContextID,
 	})
 	if err != nil {
-		return fmt.Errorf("set the geolocation permission of page %d: %w", p.ID, err)
+		return fmt.Errorf("set the geolocation permission of page %d: %w", em.page.ID, err)
 	}
 	return nil
 }
@@ -280,17 +280,17 @@ func orEmpty(h map[string]string) map[string]string {
 // Resize sizes the page's window so that the page's viewport is width ×
 // height CSS pixels, and returns the size the viewport got. The window
 // leaves the maximized, minimized or fullscreen state for that.
-func (p *Page) Resize(ctx context.Context, width, height int) (gotWidth, gotHeight int, err error) {
-	if v := p.Emulation().Viewport; v != nil {
-		return 0, 0, fmt.Errorf("page %d emulates a %s viewport, which fixes its size; clear it with emulate (without viewport) first", p.ID, v)
+func (em Emulator) Resize(ctx context.Context, width, height int) (gotWidth, gotHeight int, err error) {
+	if v := em.Current().Viewport; v != nil {
+		return 0, 0, fmt.Errorf("page %d emulates a %s viewport, which fixes its size; clear it with emulate (without viewport) first", em.page.ID, v)
 	}
-	conn := p.browser.conn
+	conn := em.page.browser.conn
 	var win cdp.GetWindowForTargetResult
 	getWindow := func() error {
 		var err error
-		win, err = cdp.BrowserGetWindowForTarget.Call(ctx, conn.Session(""), cdp.GetWindowForTargetParams{TargetID: p.TargetID})
+		win, err = cdp.BrowserGetWindowForTarget.Call(ctx, conn.Session(""), cdp.GetWindowForTargetParams{TargetID: em.page.TargetID})
 		if err != nil {
-			return fmt.Errorf("find the window of page %d: %w", p.ID, err)
+			return fmt.Errorf("find the window of page %d: %w", em.page.ID, err)
 		}
 		return nil
 	}
@@ -299,7 +299,7 @@ func (p *Page) Resize(ctx context.Context, width, height int) (gotWidth, gotHeig
 	}
 	setBounds := func(b cdp.WindowBounds) error {
 		if err := cdp.BrowserSetWindowBounds.Do(ctx, conn.Session(""), cdp.SetWindowBoundsParams{WindowID: win.WindowID, Bounds: b}); err != nil {
-			return fmt.Errorf("resize the window of page %d: %w", p.ID, err)
+			return fmt.Errorf("resize the window of page %d: %w", em.page.ID, err)
 		}
 		return nil
 	}
@@ -315,13 +315,13 @@ func (p *Page) Resize(ctx context.Context, width, height int) (gotWidth, gotHeig
 	// toolbars: keep that difference. A second try corrects for window
 	// decorations that changed with the size.
 	outerW, outerH := win.Bounds.Width, win.Bounds.Height
-	gotWidth, gotHeight, err = p.innerSize(ctx, 0, 0)
+	gotWidth, gotHeight, err = em.innerSize(ctx, 0, 0)
 	for try := 0; err == nil && try < 2 && (gotWidth != width || gotHeight != height); try++ {
 		outerW, outerH = outerW+width-gotWidth, outerH+height-gotHeight
 		if err := setBounds(cdp.WindowBounds{Width: outerW, Height: outerH}); err != nil {
 			return 0, 0, err
 		}
-		gotWidth, gotHeight, err = p.innerSize(ctx, width, height)
+		gotWidth, gotHeight, err = em.innerSize(ctx, width, height)
 	}
 	return gotWidth, gotHeight, err
 }
@@ -329,18 +329,18 @@ func (p *Page) Resize(ctx context.Context, width, height int) (gotWidth, gotHeig
 // innerSize returns the page's innerWidth and innerHeight; with a positive
 // width, once they are width × height or after a second without getting
 // there.
-func (p *Page) innerSize(ctx context.Context, width, height int) (int, int, error) {
+func (em Emulator) innerSize(ctx context.Context, width, height int) (int, int, error) {
 	expr := "[innerWidth, innerHeight]"
 	if width > 0 {
 		expr = fmt.Sprintf("(%s)(%d, %d)", waitSizeJS, width, height)
 	}
-	v, err := p.Evaluate(ctx, expr)
+	v, err := em.page.Evaluate(ctx, expr)
 	if err != nil {
-		return 0, 0, fmt.Errorf("read the size of page %d: %w", p.ID, err)
+		return 0, 0, fmt.Errorf("read the size of page %d: %w", em.page.ID, err)
 	}
 	var size [2]int
 	if err := json.Unmarshal(v.Value, &size); err != nil {
-		return 0, 0, fmt.Errorf("read the size of page %d: %w", p.ID, err)
+		return 0, 0, fmt.Errorf("read the size of page %d: %w", em.page.ID, err)
 	}
 	return size[0], size[1], nil
 }

@@ -124,7 +124,7 @@ func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject) (
 	var keyOf func(int) snapshot.Key
 	out := nodeMarker.ReplaceAllStringFunc(text, func(m string) string {
 		if keyOf == nil {
-			keyOf = p.keyer(ctx, s)
+			keyOf = p.Snapshots().keyer(ctx, s)
 		}
 		idx := nodeMarker.FindStringSubmatch(m)[1]
 		d, err := cdp.DOMDescribeNode.Call(ctx, s, cdp.NodeRef{ObjectID: nodes[idx]})

@@ -62,7 +62,7 @@ func (p *Page) onEvent(s *cdp.Session, ev cdp.RawEvent) {
 		p.events.setDialog(nil)
 	case cdp.PageFrameNavigated.Method:
 		if e, err := cdp.PageFrameNavigated.Decode(ev.Params); err == nil && e.Frame.ParentID == "" && s == p.currentSession() {
-			p.newDocument()
+			p.Snapshots().newDocument()
 		}
 	case cdp.TargetAttachedToTarget.Method:
 		if e, err := cdp.TargetAttachedToTarget.Decode(ev.Params); err == nil && e.TargetInfo.Type == "iframe" {
@@ -114,7 +114,7 @@ func (p *Page) setUpFrame(life context.Context, s *cdp.Session, frameID string) 
 			fail(a.Method, err)
 		}
 	}
-	if err := p.restoreEmulation(ctx, s, true); err != nil {
+	if err := p.Emulator().restoreEmulation(ctx, s, true); err != nil {
 		fail("restore emulation", err)
 	}
 	if err := cdp.TargetSetAutoAttach.Do(ctx, s, autoAttachFrames); err != nil {

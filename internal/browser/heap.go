@@ -22,8 +22,8 @@ type HeapSnapshotProgress func(done, total int)
 //
 // The heap profiler stays enabled afterwards: disabling it would forget the
 // object ids that let two snapshots of the page be compared.
-func (p *Page) TakeHeapSnapshot(ctx context.Context, w io.Writer, progress HeapSnapshotProgress) (int64, error) {
-	s, err := p.Session(ctx)
+func (pr Profiler) TakeHeapSnapshot(ctx context.Context, w io.Writer, progress HeapSnapshotProgress) (int64, error) {
+	s, err := pr.page.Session(ctx)
 	if err != nil {
 		return 0, err
 	}

@@ -15,8 +15,8 @@ import (
 )
 
 // mouse sends one mouse event to the page.
-func (p *Page) mouse(ctx context.Context, ev cdp.MouseEvent) error {
-	s, err := p.Session(ctx)
+func (in Input) mouse(ctx context.Context, ev cdp.MouseEvent) error {
+	s, err := in.page.Session(ctx)
 	if err != nil {
 		return err
 	}
@@ -27,8 +27,8 @@ func (p *Page) mouse(ctx context.Context, ev cdp.MouseEvent) error {
 }
 
 // ClickAt clicks (or double-clicks) at x, y of the page's viewport.
-func (p *Page) ClickAt(ctx context.Context, x, y float64, double bool) error {
-	if err := p.mouse(ctx, cdp.MouseEvent{Type: "mouseMoved", X: x, Y: y}); err != nil {
+func (in Input) ClickAt(ctx context.Context, x, y float64, double bool) error {
+	if err := in.mouse(ctx, cdp.MouseEvent{Type: "mouseMoved", X: x, Y: y}); err != nil {
 		return err
 	}
 	clicks := 1
@@ -36,10 +36,10 @@ func (p *Page) ClickAt(ctx context.Context, x, y float64, double bool) error {
 		clicks = 2
 	}
 	for n := 1; n <= clicks; n++ {
-		if err := p.mouse(ctx, cdp.MouseEvent{Type: "mousePressed", X: x, Y: y, Button: "left", Buttons: 1, ClickCount: n}); err != nil {
+		if err := in.mouse(ctx, cdp.MouseEvent{Type: "mousePressed", X: x, Y: y, Button: "left", Buttons: 1, ClickCount: n}); err != nil {
 			return err
 		}
-		if err := p.mouse(ctx, cdp.MouseEvent{Type: "mouseReleased", X: x, Y: y, Button: "left", ClickCount: n}); err != nil {
+		if err := in.mouse(ctx, cdp.MouseEvent{Type: "mouseReleased", X: x, Y: y, Button: "left", ClickCount: n}); err != nil {
 			return err
 		}
 	}
@@ -47,40 +47,40 @@ func (p *Page) ClickAt(ctx context.Context, x, y float64, double bool) error {
 }
 
 // Click clicks the centre of the element's visible box.
-func (p *Page) Click(ctx context.Context, e *Element, double bool) error {
-	x, y, err := p.point(ctx, e)
+func (in Input) Click(ctx context.Context, e *Element, double bool) error {
+	x, y, err := in.point(ctx, e)
 	if err != nil {
 		return err
 	}
-	return p.ClickAt(ctx, x, y, double)
+	return in.ClickAt(ctx, x, y, double)
 }
 
 // Hover moves the mouse over the element.
-func (p *Page) Hover(ctx context.Context, e *Element) error {
-	x, y, err := p.point(ctx, e)
+func (in Input) Hover(ctx context.Context, e *Element) error {
+	x, y, err := in.point(ctx, e)
 	if err != nil {
 		return err
 	}
-	return p.mouse(ctx, cdp.MouseEvent{Type: "mouseMoved", X: x, Y: y})
+	return in.mouse(ctx, cdp.MouseEvent{Type: "mouseMoved", X: x, Y: y})
 }
 
 // Drag drags from onto to: with the mouse, and as an HTML5 drag and drop
 // when the page starts one.
-func (p *Page) Drag(ctx context.Context, from, to *Element) error {
-	s, err := p.Session(ctx)
+func (in Input) Drag(ctx context.Context, from, to *Element) error {
+	s, err := in.page.Session(ctx)
 	if err != nil {
 		return err
 	}
 	// Bring the source into view, then the target; measure the source
 	// again in case showing the target moved it.
-	if _, _, err := p.point(ctx, from); err != nil {
+	if _, _, err := in.point(ctx, from); err != nil {
 		return err
 	}
-	tx, ty, err := p.point(ctx, to)
+	tx, ty, err := in.point(ctx, to)
 	if err != nil {
 		return err
 	}
-	fx, fy, err := p.point(ctx, from)
+	fx, fy, err := in.point(ctx, from)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 	var mu sync.Mutex
 	var dragged json.RawMessage
 	var decodeErr error
-	sub, stop := p.watchFunc(s, func(ev Event) {
+	sub, stop := in.page.watchFunc(s, func(ev Event) {
 		d, err := cdp.InputDragIntercepted.Decode(ev.Params)
 		mu.Lock()
 		defer mu.Unlock()
@@ -106,7 +106,7 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 	if err := cdp.InputSetInterceptDrags.Do(ctx, s, cdp.SetInterceptParams{Enabled: true}); err != nil {
 		return fmt.Errorf("drag: %w", err)
 	}
-	defer p.cleanUp(ctx, s, cdp.InputSetInterceptDrags.With(cdp.SetInterceptParams{Enabled: false}), cdp.InputSetInterceptDrags.Method)
+	defer in.page.cleanUp(ctx, s, cdp.InputSetInterceptDrags.With(cdp.SetInterceptParams{Enabled: false}), cdp.InputSetInterceptDrags.Method)
 	steps := []cdp.MouseEvent{
 		{Type: "mouseMoved", X: fx, Y: fy},
 		{Type: "mousePressed", X: fx, Y: fy, Button: "left", Buttons: 1, ClickCount: 1},
@@ -116,7 +116,7 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 		steps = append(steps, cdp.MouseEvent{Type: "mouseMoved", X: fx + (tx-fx)*f, Y: fy + (ty-fy)*f, Button: "left", Buttons: 1})
 	}
 	for _, ev := range steps {
-		if err := p.mouse(ctx, ev); err != nil {
+		if err := in.mouse(ctx, ev); err != nil {
 			return err
 		}
 	}
@@ -136,13 +136,13 @@ func (p *Page) Drag(ctx context.Context, from, to *Element) error {
 			}
 		}
 	}
-	return p.mouse(ctx, cdp.MouseEvent{Type: "mouseReleased", X: tx, Y: ty, Button: "left", ClickCount: 1})
+	return in.mouse(ctx, cdp.MouseEvent{Type: "mouseReleased", X: tx, Y: ty, Button: "left", ClickCount: 1})
 }
 
 // Fill sets the element's value the way a user would: typing into text
 // fields (input and change events fire), picking an option of a select by
 // label or value, ticking checkboxes and radios ("true"/"false").
-func (p *Page) Fill(ctx context.Context, e *Element, value string) error {
+func (in Input) Fill(ctx context.Context, e *Element, value string) error {
 	kind, err := e.callString(ctx, fillKindJS)
 	if err != nil {
 		return err
@@ -169,7 +169,7 @@ func (p *Page) Fill(ctx context.Context, e *Element, value string) error {
 		if kind == "radio" && !want {
 			return fmt.Errorf("uid=%s is a radio button: it cannot be unchecked by itself; fill another option of its group with \"true\"", e.UID)
 		}
-		return p.Click(ctx, e, false)
+		return in.Click(ctx, e, false)
 	case kind == "value":
 		msg, err := e.callString(ctx, setValueJS, cdp.CallArgument{Value: value})
 		if err == nil && msg != "" {
@@ -177,7 +177,7 @@ func (p *Page) Fill(ctx context.Context, e *Element, value string) error {
 		}
 		return err
 	case kind == "text" || kind == "editable":
-		return p.typeInto(ctx, e, value)
+		return in.typeInto(ctx, e, value)
 	case kind == "file":
 		return fmt.Errorf("uid=%s is a file input: use upload_file with filePaths", e.UID)
 	default:
@@ -187,15 +187,15 @@ func (p *Page) Fill(ctx context.Context, e *Element, value string) error {
 
 // typeInto focuses a text field, selects what it holds and replaces it
 // with text, as typing would: beforeinput and input fire, then change.
-func (p *Page) typeInto(ctx context.Context, e *Element, text string) error {
+func (in Input) typeInto(ctx context.Context, e *Element, text string) error {
 	if _, err := e.call(ctx, selectContentsJS); err != nil {
 		return err
 	}
 	if text == "" {
-		if err := p.PressKey(ctx, "Delete"); err != nil {
+		if err := in.PressKey(ctx, "Delete"); err != nil {
 			return err
 		}
-	} else if err := p.insertText(ctx, text); err != nil {
+	} else if err := in.insertText(ctx, text); err != nil {
 		return err
 	}
 	_, err := e.call(ctx, fireChangeJS)
@@ -203,8 +203,8 @@ func (p *Page) typeInto(ctx context.Context, e *Element, text string) error {
 }
 
 // insertText types text into the focused element at once.
-func (p *Page) insertText(ctx context.Context, text string) error {
-	s, err := p.Session(ctx)
+func (in Input) insertText(ctx context.Context, text string) error {
+	s, err := in.page.Session(ctx)
 	if err != nil {
 		return err
 	}
@@ -215,8 +215,8 @@ func (p *Page) insertText(ctx context.Context, text string) error {
 }
 
 // key sends one key event.
-func (p *Page) key(ctx context.Context, ev cdp.KeyEvent) error {
-	s, err := p.Session(ctx)
+func (in Input) key(ctx context.Context, ev cdp.KeyEvent) error {
+	s, err := in.page.Session(ctx)
 	if err != nil {
 		return err
 	}
@@ -228,21 +228,21 @@ func (p *Page) key(ctx context.Context, ev cdp.KeyEvent) error {
 
 // pressDef presses and releases one key with modifier bits held, running
 // the given editing commands with it.
-func (p *Page) pressDef(ctx context.Context, d keyDef, bits int, commands ...string) error {
+func (in Input) pressDef(ctx context.Context, d keyDef, bits int, commands ...string) error {
 	down := cdp.KeyEvent{Type: "rawKeyDown", Modifiers: bits, Key: d.key, Code: d.code, WindowsVirtualKeyCode: d.keyCode, Commands: commands}
 	if d.text != "" {
 		down.Type, down.Text, down.UnmodifiedText = "keyDown", d.text, d.text
 	}
-	if err := p.key(ctx, down); err != nil {
+	if err := in.key(ctx, down); err != nil {
 		return err
 	}
-	return p.key(ctx, cdp.KeyEvent{Type: "keyUp", Modifiers: bits, Key: d.key, Code: d.code, WindowsVirtualKeyCode: d.keyCode})
+	return in.key(ctx, cdp.KeyEvent{Type: "keyUp", Modifiers: bits, Key: d.key, Code: d.code, WindowsVirtualKeyCode: d.keyCode})
 }
 
 // PressKey presses a key or combination such as Enter, Control+A or
 // Control+Shift+R: modifiers go down in order, the key is pressed, and the
 // modifiers come up in reverse.
-func (p *Page) PressKey(ctx context.Context, combo string) error {
+func (in Input) PressKey(ctx context.Context, combo string) error {
 	kp, err := parseKeys(combo)
 	if err != nil {
 		return err
@@ -250,17 +250,17 @@ func (p *Page) PressKey(ctx context.Context, combo string) error {
 	bits := 0
 	for _, m := range kp.modifiers {
 		bits |= modifierBits[m.key]
-		if err := p.key(ctx, cdp.KeyEvent{Type: "rawKeyDown", Modifiers: bits, Key: m.key, Code: m.code, WindowsVirtualKeyCode: m.keyCode}); err != nil {
+		if err := in.key(ctx, cdp.KeyEvent{Type: "rawKeyDown", Modifiers: bits, Key: m.key, Code: m.code, WindowsVirtualKeyCode: m.keyCode}); err != nil {
 			return err
 		}
 	}
-	if err := p.pressDef(ctx, kp.key, kp.bits, kp.commands...); err != nil {
+	if err := in.pressDef(ctx, kp.key, kp.bits, kp.commands...); err != nil {
 		return err
 	}
 	for i := len(kp.modifiers) - 1; i >= 0; i-- {
 		m := kp.modifiers[i]
 		bits &^= modifierBits[m.key]
-		if err := p.key(ctx, cdp.KeyEvent{Type: "keyUp", Modifiers: bits, Key: m.key, Code: m.code, WindowsVirtualKeyCode: m.keyCode}); err != nil {
+		if err := in.key(ctx, cdp.KeyEvent{Type: "keyUp", Modifiers: bits, Key: m.key, Code: m.code, WindowsVirtualKeyCode: m.keyCode}); err != nil {
 			return err
 		}
 	}
@@ -269,11 +269,11 @@ func (p *Page) PressKey(ctx context.Context, combo string) error {
 
 // TypeText types text into the focused element key by key, so key handlers
 // see every character; characters without a key are inserted as text.
-func (p *Page) TypeText(ctx context.Context, text string) error {
+func (in Input) TypeText(ctx context.Context, text string) error {
 	for _, r := range text {
 		d, ok := charKey(r)
 		if !ok {
-			if err := p.insertText(ctx, string(r)); err != nil {
+			if err := in.insertText(ctx, string(r)); err != nil {
 				return err
 			}
 			continue
@@ -283,7 +283,7 @@ func (p *Page) TypeText(ctx context.Context, text string) error {
 			bits = modifierBits["Shift"]
 			d.key, d.text = string(r), string(r)
 		}
-		if err := p.pressDef(ctx, d, bits); err != nil {
+		if err := in.pressDef(ctx, d, bits); err != nil {
 			return err
 		}
 	}
@@ -292,7 +292,7 @@ func (p *Page) TypeText(ctx context.Context, text string) error {
 
 // Upload puts files into a file input, or into the file chooser that
 // clicking the element opens.
-func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
+func (in Input) Upload(ctx context.Context, e *Element, files []string) error {
 	abs := make([]string, len(files))
 	for i, f := range files {
 		a, err := filepath.Abs(f)
@@ -316,17 +316,17 @@ func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
 		}
 		return nil
 	}
-	s, err := p.Session(ctx)
+	s, err := in.page.Session(ctx)
 	if err != nil {
 		return err
 	}
-	chooser, stop := p.watch(s, cdp.PageFileChooserOpened)
+	chooser, stop := in.page.watch(s, cdp.PageFileChooserOpened)
 	defer stop()
 	if err := cdp.PageSetInterceptFileChooserDialog.Do(ctx, s, cdp.SetInterceptParams{Enabled: true}); err != nil {
 		return fmt.Errorf("upload: %w", err)
 	}
-	defer p.cleanUp(ctx, s, cdp.PageSetInterceptFileChooserDialog.With(cdp.SetInterceptParams{Enabled: false}), cdp.PageSetInterceptFileChooserDialog.Method)
-	if err := p.Click(ctx, e, false); err != nil {
+	defer in.page.cleanUp(ctx, s, cdp.PageSetInterceptFileChooserDialog.With(cdp.SetInterceptParams{Enabled: false}), cdp.PageSetInterceptFileChooserDialog.Method)
+	if err := in.Click(ctx, e, false); err != nil {
 		return err
 	}
 	select {
@@ -338,7 +338,7 @@ func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
 		if err != nil {
 			return err
 		}
-		fs := p.sessionByID(ev.SessionID)
+		fs := in.page.sessionByID(ev.SessionID)
 		if fs == nil {
 			fs = s
 		}
@@ -355,18 +355,18 @@ func (p *Page) Upload(ctx context.Context, e *Element, files []string) error {
 
 // HandleDialog accepts or dismisses the open JavaScript dialog, typing
 // promptText into a prompt.
-func (p *Page) HandleDialog(ctx context.Context, accept bool, promptText string) (*cdp.DialogOpeningEvent, error) {
-	d := p.Dialog()
+func (in Input) HandleDialog(ctx context.Context, accept bool, promptText string) (*cdp.DialogOpeningEvent, error) {
+	d := in.page.Dialog()
 	if d == nil {
 		return nil, errors.New("no dialog is open on this page")
 	}
-	s, err := p.Session(ctx)
+	s, err := in.page.Session(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if err := cdp.PageHandleJavaScriptDialog.Do(ctx, s, cdp.HandleDialogParams{Accept: accept, PromptText: promptText}); err != nil {
 		return nil, fmt.Errorf("handle the %s dialog: %w", d.Type, err)
 	}
-	p.events.setDialog(nil)
+	in.page.events.setDialog(nil)
 	return d, nil
 }

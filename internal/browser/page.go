@@ -197,7 +197,7 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 			return nil, fmt.Errorf("set up page %d: %w", p.ID, err)
 		}
 	}
-	if err := p.restoreEmulation(ctx, s, false); err != nil {
+	if err := p.Emulator().restoreEmulation(ctx, s, false); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -224,8 +224,8 @@ func (p *Page) Evaluate(ctx context.Context, expression string) (cdp.RemoteObjec
 }
 
 // Screenshot captures the viewport in format (png, jpeg or webp).
-func (p *Page) Screenshot(ctx context.Context, params cdp.CaptureScreenshotParams) ([]byte, error) {
-	s, err := p.Session(ctx)
+func (sh Screenshots) Screenshot(ctx context.Context, params cdp.CaptureScreenshotParams) ([]byte, error) {
+	s, err := sh.page.Session(ctx)
 	if err != nil {
 		return nil, err
 	}

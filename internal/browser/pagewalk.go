@@ -100,10 +100,10 @@ func scriptRef(ctx context.Context, s *cdp.Session, ec, backendID int) (int, err
 // tracker, so that they match their snapshot lines: by pagewalk.js's number
 // when the script reads that document, by backend node id otherwise. The
 // page is asked once, not for every node.
-func (p *Page) keyer(ctx context.Context, s *cdp.Session) func(backendID int) snapshot.Key {
-	p.synced() // a navigation received so far resets the uids before new ones are given
+func (sn Snapshots) keyer(ctx context.Context, s *cdp.Session) func(backendID int) snapshot.Key {
+	sn.page.synced() // a navigation received so far resets the uids before new ones are given
 	byBackend := func(id int) snapshot.Key { return snapshot.Key{Scope: s.ID, BackendNodeID: id} }
-	frameID := p.sessionFrame(s)
+	frameID := sn.page.sessionFrame(s)
 	ec, err := world(ctx, s, frameID)
 	if err != nil {
 		return byBackend

@@ -25,7 +25,7 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 	defer m.Close(ctx)
 	uids := regexp.MustCompile(`uid=\S+ `)
 	text := func(threshold int) string {
-		s, err := p.snapshot(ctx, false, threshold)
+		s, err := p.Snapshots().snapshot(ctx, false, threshold)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 	})()`); err != nil {
 		t.Fatal(err)
 	}
-	deep, err := p.snapshot(ctx, false, 0)
+	deep, err := p.Snapshots().snapshot(ctx, false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -93,7 +93,7 @@ func TestWaiters(t *testing.T) {
 	if d := p.Dialog(); d == nil || d.Type != "alert" {
 		t.Fatalf("the page's open dialog is %+v, want the alert", d)
 	}
-	if _, err := p.HandleDialog(ctx, true, ""); err != nil {
+	if _, err := p.Input().HandleDialog(ctx, true, ""); err != nil {
 		t.Fatal(err)
 	}
 	if d := p.Dialog(); d != nil {

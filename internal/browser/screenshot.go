@@ -34,8 +34,8 @@ type pageBox struct {
 
 // Capture takes a screenshot of the viewport, the whole page or one element,
 // as o says, and returns the encoded image.
-func (p *Page) Capture(ctx context.Context, o ScreenshotOptions) ([]byte, error) {
-	s, err := p.Session(ctx)
+func (sh Screenshots) Capture(ctx context.Context, o ScreenshotOptions) ([]byte, error) {
+	s, err := sh.page.Session(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -44,11 +44,11 @@ func (p *Page) Capture(ctx context.Context, o ScreenshotOptions) ([]byte, error)
 		var rect *cdp.Viewport
 		if o.Element != nil {
 			// First, since it may scroll the page.
-			if rect, err = p.elementRect(ctx, o.Element); err != nil {
+			if rect, err = sh.elementRect(ctx, o.Element); err != nil {
 				return nil, err
 			}
 		}
-		box, err := p.measure(ctx)
+		box, err := sh.measure(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -74,9 +74,9 @@ func (p *Page) Capture(ctx context.Context, o ScreenshotOptions) ([]byte, error)
 }
 
 // measure reads the top document's pageBox.
-func (p *Page) measure(ctx context.Context) (pageBox, error) {
+func (sh Screenshots) measure(ctx context.Context) (pageBox, error) {
 	var box pageBox
-	v, err := p.Evaluate(ctx, pageBoxJS)
+	v, err := sh.page.Evaluate(ctx, pageBoxJS)
 	if err != nil {
 		return box, fmt.Errorf("measure the page: %w", err)
 	}
@@ -93,7 +93,7 @@ func (p *Page) measure(ctx context.Context) (pageBox, error) {
 
 // elementRect returns e's border box in the top viewport's CSS pixels,
 // after scrolling it into view.
-func (p *Page) elementRect(ctx context.Context, e *Element) (*cdp.Viewport, error) {
+func (sh Screenshots) elementRect(ctx context.Context, e *Element) (*cdp.Viewport, error) {
 	v, err := e.call(ctx, elementRectJS)
 	if err != nil {
 		return nil, err
@@ -106,7 +106,7 @@ func (p *Page) elementRect(ctx context.Context, e *Element) (*cdp.Viewport, erro
 		return nil, fmt.Errorf("uid=%s has no size (%gx%g): it is hidden or empty, so there is nothing to capture", e.UID, r.Width, r.Height)
 	}
 	// An element in a frame: add where each frame sits in its parent.
-	ox, oy, err := p.frameOffset(ctx, e)
+	ox, oy, err := sh.page.Input().frameOffset(ctx, e)
 	if err != nil {
 		return nil, err
 	}

@@ -12,41 +12,41 @@ import (
 // iframes (same-process and cross-process) grafted under their <iframe>
 // elements, and numbers its nodes with uids that stay stable while the
 // nodes live.
-func (p *Page) Snapshot(ctx context.Context, verbose bool) (*snapshot.Snapshot, error) {
+func (sn Snapshots) Snapshot(ctx context.Context, verbose bool) (*snapshot.Snapshot, error) {
 	threshold := scriptedFrom
 	if verbose {
 		threshold = -1
 	}
-	return p.snapshot(ctx, verbose, threshold)
+	return sn.snapshot(ctx, verbose, threshold)
 }
 
 // snapshot is Snapshot with documents of at least threshold elements read
 // by pagewalk.js (none when threshold is negative).
-func (p *Page) snapshot(ctx context.Context, verbose bool, threshold int) (*snapshot.Snapshot, error) {
-	s, err := p.Session(ctx)
+func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (*snapshot.Snapshot, error) {
+	s, err := sn.page.Session(ctx)
 	if err != nil {
 		return nil, err
 	}
-	tree, err := p.frameTree(ctx, s)
+	tree, err := sn.frameTree(ctx, s)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	root, err := p.collect(ctx, s, tree, threshold)
+	root, err := sn.collect(ctx, s, tree, threshold)
 	if err != nil {
 		return nil, err
 	}
 	// A navigation received so far resets the uids now, not after they
 	// were handed out for this snapshot.
-	p.synced()
-	return p.tracker.Take(root, verbose), nil
+	sn.page.synced()
+	return sn.page.tracker.Take(root, verbose), nil
 }
 
 // collect reads the accessibility tree of frame ft through session s, and
 // recursively its child frames'. A child frame that goes away meanwhile is
 // left out rather than failing the snapshot. Documents with at least
 // threshold elements are read by pagewalk.js (never when it is negative).
-func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, threshold int) (*snapshot.Frame, error) {
-	f, err := p.readFrame(ctx, s, ft.Frame, threshold)
+func (sn Snapshots) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, threshold int) (*snapshot.Frame, error) {
+	f, err := sn.readFrame(ctx, s, ft.Frame, threshold)
 	if err != nil {
 		return nil, err
 	}
@@ -57,15 +57,15 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, th
 			continue
 		}
 		cs, ct := s, child
-		if fs := p.frameSession(child.Frame.ID); fs != nil {
+		if fs := sn.page.frameSession(child.Frame.ID); fs != nil {
 			// A cross-process frame: its document is read through its own session.
-			tree, err := p.frameTree(ctx, fs)
+			tree, err := sn.frameTree(ctx, fs)
 			if err != nil {
 				continue
 			}
 			cs, ct = fs, tree
 		}
-		cf, err := p.collect(ctx, cs, ct, threshold)
+		cf, err := sn.collect(ctx, cs, ct, threshold)
 		if err != nil {
 			continue
 		}
@@ -89,14 +89,14 @@ func (p *Page) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, th
 // readFrame reads the accessibility tree of one frame's document: by
 // pagewalk.js when the document is big enough and the script can run
 // there, from Chromium otherwise.
-func (p *Page) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, threshold int) (*snapshot.Frame, error) {
+func (sn Snapshots) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, threshold int) (*snapshot.Frame, error) {
 	if threshold >= 0 {
 		nodes, err := readByScript(ctx, s, fr.ID, threshold)
 		if err == nil && nodes != nil {
 			return &snapshot.Frame{Scope: s.ID, Nodes: nodes, World: fr.ID}, nil
 		}
 		if err != nil {
-			p.browser.m.log.Info("snapshot: reading the frame in the page failed, using Chrome's accessibility tree", "page", p.ID, "err", err)
+			sn.page.browser.m.log.Info("snapshot: reading the frame in the page failed, using Chrome's accessibility tree", "page", sn.page.ID, "err", err)
 		}
 	}
 	ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{FrameID: fr.ID})
@@ -109,13 +109,13 @@ func (p *Page) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, thre
 // frameTree returns the frames of session s's process, with the
 // cross-process iframes announced on s (missing from Page.getFrameTree)
 // added under the frame whose document holds their <iframe>.
-func (p *Page) frameTree(ctx context.Context, s *cdp.Session) (cdp.FrameTree, error) {
+func (sn Snapshots) frameTree(ctx context.Context, s *cdp.Session) (cdp.FrameTree, error) {
 	res, err := cdp.PageGetFrameTree.Call(ctx, s)
 	if err != nil {
 		return cdp.FrameTree{}, err
 	}
 	tree := res.FrameTree
-	for _, id := range p.childFrames(s) {
+	for _, id := range sn.childFrames(s) {
 		if findFrame(&tree, id) != nil {
 			continue
 		}
@@ -172,25 +172,25 @@ func ownerFrame(ctx context.Context, s *cdp.Session, id string) string {
 
 // childFrames lists the cross-process iframes announced on session s
 // until now, the attachments before the caller's last reply included.
-func (p *Page) childFrames(s *cdp.Session) []string {
-	p.synced()
-	return p.events.childFrames(s)
+func (sn Snapshots) childFrames(s *cdp.Session) []string {
+	sn.page.synced()
+	return sn.page.events.childFrames(s)
 }
 
 // Element resolves a uid from any snapshot of the page to its DOM node.
-func (p *Page) Element(ctx context.Context, uid string) (*Element, error) {
-	p.synced() // a uid of a document navigated away from is stale
-	key, err := p.tracker.Lookup(uid)
+func (sn Snapshots) Element(ctx context.Context, uid string) (*Element, error) {
+	sn.page.synced() // a uid of a document navigated away from is stale
+	key, err := sn.page.tracker.Lookup(uid)
 	if err != nil {
 		return nil, err
 	}
 	if key.BackendNodeID < 0 {
 		return nil, fmt.Errorf("uid=%s is an accessibility node without a DOM element of its own; act on its parent's uid instead", uid)
 	}
-	if _, err := p.Session(ctx); err != nil {
+	if _, err := sn.page.Session(ctx); err != nil {
 		return nil, err
 	}
-	s := p.sessionByID(key.Scope)
+	s := sn.page.sessionByID(key.Scope)
 	if s == nil {
 		return nil, fmt.Errorf("element uid=%s no longer exists (its frame is gone); take a new snapshot", uid)
 	}
@@ -204,6 +204,6 @@ func (p *Page) Element(ctx context.Context, uid string) (*Element, error) {
 }
 
 // newDocument forgets the uids of the previous document. Called with p.mu held.
-func (p *Page) newDocument() {
-	p.tracker.Reset()
+func (sn Snapshots) newDocument() {
+	sn.page.tracker.Reset()
 }

@@ -135,8 +135,8 @@ var sourceMappingURL = regexp.MustCompile(`(?m)^//[#@] sourceMappingURL=(\S+)\s*
 
 // MapFrame returns the frame at its original position when the script it
 // is in has a source map, else the frame unchanged.
-func (p *Page) MapFrame(ctx context.Context, f cdp.CallFrame) cdp.CallFrame {
-	sm := p.sourceMap(ctx, f.URL)
+func (col Collected) MapFrame(ctx context.Context, f cdp.CallFrame) cdp.CallFrame {
+	sm := col.sourceMap(ctx, f.URL)
 	if sm == nil {
 		return f
 	}
@@ -148,18 +148,18 @@ func (p *Page) MapFrame(ctx context.Context, f cdp.CallFrame) cdp.CallFrame {
 
 // sourceMap finds, fetches and parses the source map of the script at
 // scriptURL, once per page.
-func (p *Page) sourceMap(ctx context.Context, scriptURL string) *SourceMap {
+func (col Collected) sourceMap(ctx context.Context, scriptURL string) *SourceMap {
 	if scriptURL == "" {
 		return nil
 	}
-	c := &p.maps
+	c := &col.page.maps
 	c.mu.Lock()
 	sm, seen := c.maps[scriptURL]
 	c.mu.Unlock()
 	if seen {
 		return sm
 	}
-	sm = p.loadSourceMap(ctx, scriptURL)
+	sm = col.loadSourceMap(ctx, scriptURL)
 	c.mu.Lock()
 	if c.maps == nil || len(c.maps) > 50 {
 		c.maps = map[string]*SourceMap{}
@@ -172,8 +172,8 @@ func (p *Page) sourceMap(ctx context.Context, scriptURL string) *SourceMap {
 // loadSourceMap reads the script's sourceMappingURL comment (from the
 // body the browser kept, or by fetching it in the page) and the map it
 // names. Any failure means no map.
-func (p *Page) loadSourceMap(ctx context.Context, scriptURL string) *SourceMap {
-	script, err := p.fetchText(ctx, scriptURL)
+func (col Collected) loadSourceMap(ctx context.Context, scriptURL string) *SourceMap {
+	script, err := col.fetchText(ctx, scriptURL)
 	if err != nil {
 		return nil
 	}
@@ -200,7 +200,7 @@ func (p *Page) loadSourceMap(ctx context.Context, scriptURL string) *SourceMap {
 			return nil
 		}
 	} else {
-		text, err := p.fetchText(ctx, refURL.String())
+		text, err := col.fetchText(ctx, refURL.String())
 		if err != nil {
 			return nil
 		}
@@ -214,9 +214,9 @@ func (p *Page) loadSourceMap(ctx context.Context, scriptURL string) *SourceMap {
 }
 
 // fetchText loads a URL from inside the page (its cookies and origin).
-func (p *Page) fetchText(ctx context.Context, u string) (string, error) {
+func (col Collected) fetchText(ctx context.Context, u string) (string, error) {
 	q, _ := json.Marshal(u)
-	v, err := p.Evaluate(ctx, fmt.Sprintf("(%s)(%s)", fetchTextJS, q))
+	v, err := col.page.Evaluate(ctx, fmt.Sprintf("(%s)(%s)", fetchTextJS, q))
 	if err != nil {
 		return "", err
 	}

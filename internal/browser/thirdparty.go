@@ -51,17 +51,17 @@ var ErrNoPageTools = errors.New("the page exposes no third-party developer tools
 // tool groups the page answered with. The first discovery on a session also
 // installs window.__dtmcp in every later document of the page, so scripts
 // can call window.__dtmcp.executeTool after any navigation.
-func (p *Page) DiscoverTools(ctx context.Context) (Discovery, error) {
+func (ipt InPageTools) DiscoverTools(ctx context.Context) (Discovery, error) {
 	var res struct {
 		Discovery
 		FromNewDocument bool `json:"fromNewDocument"`
 	}
 	expr := "(" + toolsJS + ")(false).discover().then(d => ({...d, fromNewDocument: window.__dtmcp.__fromNewDocument}))"
-	if err := p.evaluateInto(ctx, expr, &res); err != nil {
+	if err := ipt.evaluateInto(ctx, expr, &res); err != nil {
 		return Discovery{}, fmt.Errorf("discover the page's developer tools: %w", err)
 	}
 	if !res.FromNewDocument {
-		s, err := p.Session(ctx)
+		s, err := ipt.page.Session(ctx)
 		if err != nil {
 			return Discovery{}, err
 		}
@@ -78,13 +78,13 @@ func (p *Page) DiscoverTools(ctx context.Context) (Discovery, error) {
 // FindTool returns the page's developer tool called name, discovering the
 // tools first if this document was not asked yet. The error lists the
 // tools there are, or wraps ErrNoPageTools.
-func (p *Page) FindTool(ctx context.Context, name string) (*PageTool, error) {
+func (ipt InPageTools) FindTool(ctx context.Context, name string) (*PageTool, error) {
 	var res struct {
 		Tool      *PageTool `json:"tool"`
 		Available []string  `json:"available"`
 	}
 	expr := "(" + toolsJS + ")(false).find(" + jsString(name) + ")"
-	if err := p.evaluateInto(ctx, expr, &res); err != nil {
+	if err := ipt.evaluateInto(ctx, expr, &res); err != nil {
 		return nil, fmt.Errorf("look up developer tool %q: %w", name, err)
 	}
 	switch {
@@ -102,7 +102,7 @@ func (p *Page) FindTool(ctx context.Context, name string) (*PageTool, error) {
 // gives "undefined", one that throws an error with its message. For a tool
 // with element parameters, objects {"uid": "..."} in params are passed as
 // those elements.
-func (p *Page) RunTool(ctx context.Context, t *PageTool, params json.RawMessage) (string, error) {
+func (ipt InPageTools) RunTool(ctx context.Context, t *PageTool, params json.RawMessage) (string, error) {
 	var elements []*Element
 	if t.TakesElements {
 		var v any
@@ -110,7 +110,7 @@ func (p *Page) RunTool(ctx context.Context, t *PageTool, params json.RawMessage)
 			return "", fmt.Errorf("params: %w", err)
 		}
 		var err error
-		if v, err = p.elementParams(ctx, v, &elements); err != nil {
+		if v, err = ipt.elementParams(ctx, v, &elements); err != nil {
 			return "", err
 		}
 		if params, err = json.Marshal(v); err != nil {
@@ -118,7 +118,7 @@ func (p *Page) RunTool(ctx context.Context, t *PageTool, params json.RawMessage)
 		}
 	}
 	fn := "(" + executeToolJS + ")(" + jsString(t.Name) + ", " + jsString(string(params)) + ")"
-	out, err := p.EvaluateJSON(ctx, Script{Function: fn, Args: elements})
+	out, err := ipt.page.EvaluateJSON(ctx, Script{Function: fn, Args: elements})
 	if err != nil {
 		return "", fmt.Errorf("tool %q: %w", t.Name, err)
 	}
@@ -140,18 +140,18 @@ func (p *Page) RunTool(ctx context.Context, t *PageTool, params json.RawMessage)
 
 // elementParams replaces the {"uid": "..."} objects in v by markers for the
 // elements, which it resolves and appends to elements.
-func (p *Page) elementParams(ctx context.Context, v any, elements *[]*Element) (any, error) {
+func (ipt InPageTools) elementParams(ctx context.Context, v any, elements *[]*Element) (any, error) {
 	switch v := v.(type) {
 	case []any:
 		for i := range v {
 			var err error
-			if v[i], err = p.elementParams(ctx, v[i], elements); err != nil {
+			if v[i], err = ipt.elementParams(ctx, v[i], elements); err != nil {
 				return nil, err
 			}
 		}
 	case map[string]any:
 		if uid, ok := v["uid"].(string); ok && len(v) == 1 {
-			e, err := p.Element(ctx, strings.TrimPrefix(uid, "uid="))
+			e, err := ipt.page.Snapshots().Element(ctx, strings.TrimPrefix(uid, "uid="))
 			if err != nil {
 				return nil, err
 			}
@@ -160,7 +160,7 @@ func (p *Page) elementParams(ctx context.Context, v any, elements *[]*Element) (
 		}
 		for k, x := range v {
 			var err error
-			if v[k], err = p.elementParams(ctx, x, elements); err != nil {
+			if v[k], err = ipt.elementParams(ctx, x, elements); err != nil {
 				return nil, err
 			}
 		}
@@ -176,8 +176,8 @@ func jsString(s string) string {
 
 // evaluateInto evaluates expr in the page (awaiting a promise) and decodes
 // its JSON value into out.
-func (p *Page) evaluateInto(ctx context.Context, expr string, out any) error {
-	v, err := p.Evaluate(ctx, expr)
+func (ipt InPageTools) evaluateInto(ctx context.Context, expr string, out any) error {
+	v, err := ipt.page.Evaluate(ctx, expr)
 	if err != nil {
 		return err
 	}

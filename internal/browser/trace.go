@@ -67,12 +67,12 @@ func (t *Trace) Emulation() Emulation { return t.emulation }
 
 // StartTrace starts recording a trace with TraceCategories (and what opts
 // adds), kept by Chrome until Stop reads it as a stream.
-func (p *Page) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error) {
-	s, err := p.Session(ctx)
+func (pr Profiler) StartTrace(ctx context.Context, opts TraceOptions) (*Trace, error) {
+	s, err := pr.page.Session(ctx)
 	if err != nil {
 		return nil, err
 	}
-	t := &Trace{page: p, session: s, complete: s.Subscribe(cdp.TracingTracingComplete), emulation: p.Emulation()}
+	t := &Trace{page: pr.page, session: s, complete: s.Subscribe(cdp.TracingTracingComplete), emulation: pr.page.Emulator().Current()}
 	categories := TraceCategories
 	if opts.ScriptSources {
 		categories = append(slices.Clip(categories), ScriptSourceCategories...)
@@ -156,8 +156,8 @@ func readStream(ctx context.Context, s *cdp.Session, handle string, w io.Writer)
 // WaitSettled waits until the page has been quiet for quiet: no resource
 // loaded, no long task, layout shift, largest-paint candidate or input
 // event (as the page's PerformanceObserver sees them), at most limit.
-func (p *Page) WaitSettled(ctx context.Context, quiet, limit time.Duration) error {
-	_, err := p.Evaluate(ctx, fmt.Sprintf("(%s)(%d, %d)", waitSettledJS, quiet.Milliseconds(), limit.Milliseconds()))
+func (pr Profiler) WaitSettled(ctx context.Context, quiet, limit time.Duration) error {
+	_, err := pr.page.Evaluate(ctx, fmt.Sprintf("(%s)(%d, %d)", waitSettledJS, quiet.Milliseconds(), limit.Milliseconds()))
 	if err != nil && !isContextLost(err) {
 		return fmt.Errorf("wait for the page to settle: %w", err)
 	}

@@ -31,8 +31,8 @@ type WebMCPTool struct {
 // again, so nothing needs to be tracked between calls. With no tools, it
 // checks that the page has document.modelContext at all, and wraps
 // ErrWebMCPUnsupported when it does not.
-func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
-	s, err := p.Session(ctx)
+func (ipt InPageTools) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
+	s, err := ipt.page.Session(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
 	mu.Lock()
 	defer mu.Unlock()
 	if len(added) == 0 {
-		v, err := p.Evaluate(ctx, "'modelContext' in document")
+		v, err := ipt.page.Evaluate(ctx, "'modelContext' in document")
 		if err != nil {
 			return nil, fmt.Errorf("list WebMCP tools: %w", err)
 		}
@@ -75,9 +75,9 @@ func (p *Page) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
 		tools[i].WebMCPTool = t
 		if t.BackendNodeID != 0 {
 			if keyOf == nil {
-				keyOf = p.keyer(ctx, s)
+				keyOf = ipt.page.Snapshots().keyer(ctx, s)
 			}
-			tools[i].FormUID = p.tracker.UIDFor(keyOf(t.BackendNodeID))
+			tools[i].FormUID = ipt.page.tracker.UIDFor(keyOf(t.BackendNodeID))
 		}
 	}
 	return tools, nil
@@ -93,8 +93,8 @@ type WebMCPResult struct {
 
 // InvokeWebMCPTool runs t (from WebMCPTools) with input, a JSON object, and
 // waits for its answer. When ctx ends first, the invocation is canceled.
-func (p *Page) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.RawMessage) (WebMCPResult, error) {
-	s, err := p.Session(ctx)
+func (ipt InPageTools) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.RawMessage) (WebMCPResult, error) {
+	s, err := ipt.page.Session(ctx)
 	if err != nil {
 		return WebMCPResult{}, err
 	}
@@ -123,7 +123,7 @@ func (p *Page) InvokeWebMCPTool(ctx context.Context, t WebMCPTool, input json.Ra
 			}
 			return res, nil
 		case <-ctx.Done():
-			p.cleanUp(ctx, s, cdp.WebMCPCancelInvocation.With(cdp.WebMCPCancelInvocationParams(inv)), cdp.WebMCPCancelInvocation.Method)
+			ipt.page.cleanUp(ctx, s, cdp.WebMCPCancelInvocation.With(cdp.WebMCPCancelInvocationParams(inv)), cdp.WebMCPCancelInvocation.Method)
 			return WebMCPResult{}, fmt.Errorf("WebMCP tool %q did not answer in time, so its invocation was canceled: %w", t.Name, ctx.Err())
 		}
 	}
