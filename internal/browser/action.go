@@ -163,7 +163,7 @@ func (w *actionWatch) answerDialog(ctx context.Context, sessionID string, d cdp.
 	accept, text := w.answer(d)
 	verb := map[bool]string{true: "Accepted", false: "Dismissed"}[accept]
 	w.answered = append(w.answered, fmt.Sprintf("%s a %s dialog: %q.", verb, d.Type, d.Message))
-	s := w.page.sessionByID(sessionID)
+	s := w.page.sessions().sessionByID(sessionID)
 	if s == nil {
 		return nil // its frame is gone, and the dialog with it
 	}
@@ -204,7 +204,7 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act fu
 	if err != nil {
 		return rep, err
 	}
-	sub, stop := p.watch(s, actionEvents...)
+	sub, stop := p.sessions().watch(s, actionEvents...)
 	defer stop()
 	w := &actionWatch{page: p, mainFrame: p.TargetID, sub: sub, events: sub.Events(), answer: answer}
 

@@ -233,7 +233,7 @@ func (b *Browser) release() {
 	}
 	b.bg.stop()
 	for _, p := range b.pageList() {
-		p.stopFollowing()
+		p.sessions().stopFollowing()
 	}
 }
 

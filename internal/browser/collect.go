@@ -293,7 +293,7 @@ func (c *collector) trim() {
 // ConsoleMessages returns the page's console messages of the current
 // document, or of the kept earlier ones too, oldest first.
 func (col Collected) ConsoleMessages(preserved bool) []*ConsoleMessage {
-	col.page.synced()
+	col.page.sessions().synced()
 	c := &col.page.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -308,7 +308,7 @@ func (col Collected) ConsoleMessages(preserved bool) []*ConsoleMessage {
 
 // ConsoleMessage returns the kept message with id.
 func (col Collected) ConsoleMessage(id int) (*ConsoleMessage, error) {
-	col.page.synced()
+	col.page.sessions().synced()
 	c := &col.page.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -323,7 +323,7 @@ func (col Collected) ConsoleMessage(id int) (*ConsoleMessage, error) {
 // Requests returns the page's network requests of the current document, or
 // of the kept earlier ones too, in the order they started.
 func (col Collected) Requests(preserved bool) []*Request {
-	col.page.synced()
+	col.page.sessions().synced()
 	c := &col.page.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -339,7 +339,7 @@ func (col Collected) Requests(preserved bool) []*Request {
 // Request returns the kept request with id; id 0 means the latest document
 // request.
 func (col Collected) Request(id int) (*Request, error) {
-	col.page.synced()
+	col.page.sessions().synced()
 	c := &col.page.collected
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -101,7 +101,7 @@ func (in Input) frameOffset(ctx context.Context, e *Element) (x, y float64, err 
 // frameOwner returns the <iframe> element hosting the document of session
 // s (a cross-process iframe), in its parent's session.
 func (in Input) frameOwner(ctx context.Context, s *cdp.Session) (*Element, error) {
-	in.page.synced()
+	in.page.sessions().synced()
 	frameID, parent := in.page.events.frameOf(s)
 	if parent == nil {
 		return nil, errors.New("the element is in a frame of another origin that is no longer attached; take a new snapshot")

@@ -183,7 +183,7 @@ func (em Emulator) Emulate(ctx context.Context, e Emulation) (reload bool, err e
 		}
 	}
 	em.page.emu.set(e)
-	em.page.synced() // every iframe attached so far gets e
+	em.page.sessions().synced() // every iframe attached so far gets e
 	for _, fs := range em.page.events.frameSessions() {
 		// A frame that goes away meanwhile needs no emulation, and says so
 		// with an error that is not worth more than a debug line.

@@ -29,13 +29,13 @@ var followedEvents = []cdp.EventType{
 
 // follow handles the events of session s (the page's or an iframe's) for
 // the page's lifetime, on a subscription of its own.
-func (p *Page) follow(s *cdp.Session) {
-	p.events.addFollow(s.SubscribeFunc(func(ev cdp.RawEvent) { p.onEvent(s, ev) }, followedEvents...))
+func (ss pageSessions) follow(s *cdp.Session) {
+	ss.page.events.addFollow(s.SubscribeFunc(func(ev cdp.RawEvent) { ss.onEvent(s, ev) }, followedEvents...))
 }
 
 // stopFollowing closes the page's subscriptions.
-func (p *Page) stopFollowing() {
-	for _, sub := range p.events.reset() {
+func (ss pageSessions) stopFollowing() {
+	for _, sub := range ss.page.events.reset() {
 		sub.Close()
 	}
 }
@@ -43,54 +43,54 @@ func (p *Page) stopFollowing() {
 // synced waits until the page's subscriptions have handled the events
 // received so far, so that its state (dialog, console, requests, frames)
 // reflects them. It must not be called from onEvent.
-func (p *Page) synced() {
-	for _, sub := range p.events.following() {
-		_ = sub.Sync(p.browser.bg.ctx) // fails only when the page or browser is gone
+func (ss pageSessions) synced() {
+	for _, sub := range ss.page.events.following() {
+		_ = sub.Sync(ss.page.browser.bg.ctx) // fails only when the page or browser is gone
 	}
 }
 
 // onEvent updates the page's state from an event of session s. It runs on
 // s's subscription; what needs calls runs in the browser's background.
-func (p *Page) onEvent(s *cdp.Session, ev cdp.RawEvent) {
-	p.collected.onEvent(s, ev.Method, ev.Params)
+func (ss pageSessions) onEvent(s *cdp.Session, ev cdp.RawEvent) {
+	ss.page.collected.onEvent(s, ev.Method, ev.Params)
 	switch ev.Method {
 	case cdp.PageJavascriptDialogOpening.Method:
 		if d, err := cdp.PageJavascriptDialogOpening.Decode(ev.Params); err == nil {
-			p.events.setDialog(&d)
+			ss.page.events.setDialog(&d)
 		}
 	case cdp.PageJavascriptDialogClosed.Method:
-		p.events.setDialog(nil)
+		ss.page.events.setDialog(nil)
 	case cdp.PageFrameNavigated.Method:
-		if e, err := cdp.PageFrameNavigated.Decode(ev.Params); err == nil && e.Frame.ParentID == "" && s == p.currentSession() {
-			p.Snapshots().newDocument()
+		if e, err := cdp.PageFrameNavigated.Decode(ev.Params); err == nil && e.Frame.ParentID == "" && s == ss.currentSession() {
+			ss.page.Snapshots().newDocument()
 		}
 	case cdp.TargetAttachedToTarget.Method:
 		if e, err := cdp.TargetAttachedToTarget.Decode(ev.Params); err == nil && e.TargetInfo.Type == "iframe" {
-			p.addFrame(s, e.TargetInfo.TargetID, s.Conn.Session(e.SessionID))
+			ss.addFrame(s, e.TargetInfo.TargetID, s.Conn.Session(e.SessionID))
 		}
 	case cdp.TargetDetachedFromTarget.Method:
 		if e, err := cdp.TargetDetachedFromTarget.Decode(ev.Params); err == nil {
-			p.events.removeSession(e.SessionID)
+			ss.page.events.removeSession(e.SessionID)
 		}
 	}
 }
 
 // currentSession returns the page's session, nil when detached.
-func (p *Page) currentSession() *cdp.Session {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.session
+func (ss pageSessions) currentSession() *cdp.Session {
+	ss.page.mu.Lock()
+	defer ss.page.mu.Unlock()
+	return ss.page.session
 }
 
 // addFrame records the cross-process iframe frameID, announced on parent,
 // follows its session child and has it set up in the background.
-func (p *Page) addFrame(parent *cdp.Session, frameID string, child *cdp.Session) {
-	watchers := p.events.addFrame(frameID, parent, child)
-	p.follow(child)
+func (ss pageSessions) addFrame(parent *cdp.Session, frameID string, child *cdp.Session) {
+	watchers := ss.page.events.addFrame(frameID, parent, child)
+	ss.follow(child)
 	for _, w := range watchers {
 		w.AddSession(child.ID)
 	}
-	p.browser.bg.Go(func(ctx context.Context) { p.setUpFrame(ctx, child, frameID) })
+	ss.page.browser.bg.Go(func(ctx context.Context) { ss.setUpFrame(ctx, child, frameID) })
 }
 
 // setUpFrame enables what a cross-process iframe's session needs: runtime
@@ -98,8 +98,8 @@ func (p *Page) addFrame(parent *cdp.Session, frameID string, child *cdp.Session)
 // iframes. A new frame waits for this (waitForDebuggerOnStart), so that its
 // first requests already carry the emulated user agent and headers; it is
 // let run whatever happens. Failures are logged: nobody waits for them.
-func (p *Page) setUpFrame(life context.Context, s *cdp.Session, frameID string) {
-	fail := func(method string, err error) { p.browser.bg.failed(frameID, method, err) }
+func (ss pageSessions) setUpFrame(life context.Context, s *cdp.Session, frameID string) {
+	fail := func(method string, err error) { ss.page.browser.bg.failed(frameID, method, err) }
 	defer func() {
 		rctx, cancel := context.WithTimeout(life, 5*time.Second)
 		defer cancel()
@@ -114,7 +114,7 @@ func (p *Page) setUpFrame(life context.Context, s *cdp.Session, frameID string) 
 			fail(a.Method, err)
 		}
 	}
-	if err := p.Emulator().restoreEmulation(ctx, s, true); err != nil {
+	if err := ss.page.Emulator().restoreEmulation(ctx, s, true); err != nil {
 		fail("restore emulation", err)
 	}
 	if err := cdp.TargetSetAutoAttach.Do(ctx, s, autoAttachFrames); err != nil {
@@ -126,60 +126,60 @@ func (p *Page) setUpFrame(life context.Context, s *cdp.Session, frameID string) 
 // of its iframes' sessions, including those of iframes that attach while
 // the subscription is open. Events arrive on the caller's goroutine through
 // sub.Events(); call stop when done.
-func (p *Page) watch(s *cdp.Session, events ...cdp.EventType) (sub *cdp.Subscription, stop func()) {
+func (ss pageSessions) watch(s *cdp.Session, events ...cdp.EventType) (sub *cdp.Subscription, stop func()) {
 	sub = s.Subscribe(events...)
-	p.addWatcher(sub)
-	return sub, func() { p.removeWatcher(sub) }
+	ss.addWatcher(sub)
+	return sub, func() { ss.removeWatcher(sub) }
 }
 
 // watchFunc is watch with fn called for each event on the subscription's
 // own goroutine; sub.Sync tells when the events before a reply were handled.
-func (p *Page) watchFunc(s *cdp.Session, fn func(Event), events ...cdp.EventType) (sub *cdp.Subscription, stop func()) {
+func (ss pageSessions) watchFunc(s *cdp.Session, fn func(Event), events ...cdp.EventType) (sub *cdp.Subscription, stop func()) {
 	sub = s.SubscribeFunc(fn, events...)
-	p.addWatcher(sub)
-	return sub, func() { p.removeWatcher(sub) }
+	ss.addWatcher(sub)
+	return sub, func() { ss.removeWatcher(sub) }
 }
 
 // addWatcher registers sub for the iframe sessions the page has and gets.
-func (p *Page) addWatcher(sub *cdp.Subscription) {
-	for _, fs := range p.events.addWatcher(sub) {
+func (ss pageSessions) addWatcher(sub *cdp.Subscription) {
+	for _, fs := range ss.page.events.addWatcher(sub) {
 		sub.AddSession(fs.ID)
 	}
 }
 
 // removeWatcher closes sub and forgets it.
-func (p *Page) removeWatcher(sub *cdp.Subscription) {
+func (ss pageSessions) removeWatcher(sub *cdp.Subscription) {
 	sub.Close()
-	p.events.removeWatcher(sub)
+	ss.page.events.removeWatcher(sub)
 }
 
 // Dialog returns the JavaScript dialog open on the page, or nil.
 func (p *Page) Dialog() *cdp.DialogOpeningEvent {
-	p.synced()
+	p.sessions().synced()
 	return p.events.openDialog()
 }
 
 // frameSession returns the session of the cross-process iframe frameID, or nil.
-func (p *Page) frameSession(frameID string) *cdp.Session {
-	p.synced()
-	return p.events.frameSession(frameID)
+func (ss pageSessions) frameSession(frameID string) *cdp.Session {
+	ss.synced()
+	return ss.page.events.frameSession(frameID)
 }
 
 // sessionFrame returns the id of the main frame of session s: the page's
 // own frame for its session, the iframe's for a cross-process iframe's.
-func (p *Page) sessionFrame(s *cdp.Session) string {
-	if id, parent := p.events.frameOf(s); parent != nil {
+func (ss pageSessions) sessionFrame(s *cdp.Session) string {
+	if id, parent := ss.page.events.frameOf(s); parent != nil {
 		return id
 	}
-	return p.TargetID
+	return ss.page.TargetID
 }
 
 // sessionByID returns the page's session or one of its iframes' with id.
-func (p *Page) sessionByID(id string) *cdp.Session {
-	if s := p.currentSession(); s != nil && s.ID == id {
+func (ss pageSessions) sessionByID(id string) *cdp.Session {
+	if s := ss.currentSession(); s != nil && s.ID == id {
 		return s
 	}
-	return p.events.frameSessionByID(id)
+	return ss.page.events.frameSessionByID(id)
 }
 
 // cleanUp sends req, which undoes or stops what a call started for its own use,

@@ -90,7 +90,7 @@ func (in Input) Drag(ctx context.Context, from, to *Element) error {
 	var mu sync.Mutex
 	var dragged json.RawMessage
 	var decodeErr error
-	sub, stop := in.page.watchFunc(s, func(ev Event) {
+	sub, stop := in.page.sessions().watchFunc(s, func(ev Event) {
 		d, err := cdp.InputDragIntercepted.Decode(ev.Params)
 		mu.Lock()
 		defer mu.Unlock()
@@ -320,7 +320,7 @@ func (in Input) Upload(ctx context.Context, e *Element, files []string) error {
 	if err != nil {
 		return err
 	}
-	chooser, stop := in.page.watch(s, cdp.PageFileChooserOpened)
+	chooser, stop := in.page.sessions().watch(s, cdp.PageFileChooserOpened)
 	defer stop()
 	if err := cdp.PageSetInterceptFileChooserDialog.Do(ctx, s, cdp.SetInterceptParams{Enabled: true}); err != nil {
 		return fmt.Errorf("upload: %w", err)
@@ -338,7 +338,7 @@ func (in Input) Upload(ctx context.Context, e *Element, files []string) error {
 		if err != nil {
 			return err
 		}
-		fs := in.page.sessionByID(ev.SessionID)
+		fs := in.page.sessions().sessionByID(ev.SessionID)
 		if fs == nil {
 			fs = s
 		}

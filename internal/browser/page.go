@@ -93,7 +93,7 @@ func (p *Page) markClosed() {
 	p.closed = true
 	p.session = nil
 	p.mu.Unlock()
-	p.stopFollowing()
+	p.sessions().stopFollowing()
 	close(p.gone)
 }
 
@@ -106,7 +106,7 @@ func (p *Page) detached(sessionID string) {
 	}
 	p.mu.Unlock()
 	if ours {
-		p.stopFollowing()
+		p.sessions().stopFollowing()
 	}
 }
 
@@ -183,7 +183,7 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 		return nil, fmt.Errorf("attach to page %d: %w", p.ID, err)
 	}
 	s := conn.Session(res.SessionID)
-	p.follow(s)
+	p.sessions().follow(s)
 	for _, r := range []cdp.Request{
 		cdp.PageEnable,
 		cdp.PageSetLifecycleEventsEnabled.With(cdp.SetLifecycleEventsEnabledParams{Enabled: true}),

@@ -101,9 +101,9 @@ func scriptRef(ctx context.Context, s *cdp.Session, ec, backendID int) (int, err
 // when the script reads that document, by backend node id otherwise. The
 // page is asked once, not for every node.
 func (sn Snapshots) keyer(ctx context.Context, s *cdp.Session) func(backendID int) snapshot.Key {
-	sn.page.synced() // a navigation received so far resets the uids before new ones are given
+	sn.page.sessions().synced() // a navigation received so far resets the uids before new ones are given
 	byBackend := func(id int) snapshot.Key { return snapshot.Key{Scope: s.ID, BackendNodeID: id} }
-	frameID := sn.page.sessionFrame(s)
+	frameID := sn.page.sessions().sessionFrame(s)
 	ec, err := world(ctx, s, frameID)
 	if err != nil {
 		return byBackend

@@ -61,3 +61,13 @@ type Profiler struct{ page *Page }
 
 // Profiler returns the page's profiling part.
 func (p *Page) Profiler() Profiler { return Profiler{p} }
+
+// pageSessions keeps track of the page's CDP sessions, its own and its
+// cross-process iframes', and of the subscriptions that follow them (the
+// page's state is updated from their events) and watch them (a waiter's
+// events, across iframes attaching meanwhile). Its state is the page's
+// events field, under that field's lock.
+type pageSessions struct{ page *Page }
+
+// sessions returns the page's session tracking.
+func (p *Page) sessions() pageSessions { return pageSessions{p} }

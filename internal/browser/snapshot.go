@@ -37,7 +37,7 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 	}
 	// A navigation received so far resets the uids now, not after they
 	// were handed out for this snapshot.
-	sn.page.synced()
+	sn.page.sessions().synced()
 	return sn.page.tracker.Take(root, verbose), nil
 }
 
@@ -57,7 +57,7 @@ func (sn Snapshots) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTre
 			continue
 		}
 		cs, ct := s, child
-		if fs := sn.page.frameSession(child.Frame.ID); fs != nil {
+		if fs := sn.page.sessions().frameSession(child.Frame.ID); fs != nil {
 			// A cross-process frame: its document is read through its own session.
 			tree, err := sn.frameTree(ctx, fs)
 			if err != nil {
@@ -173,13 +173,13 @@ func ownerFrame(ctx context.Context, s *cdp.Session, id string) string {
 // childFrames lists the cross-process iframes announced on session s
 // until now, the attachments before the caller's last reply included.
 func (sn Snapshots) childFrames(s *cdp.Session) []string {
-	sn.page.synced()
+	sn.page.sessions().synced()
 	return sn.page.events.childFrames(s)
 }
 
 // Element resolves a uid from any snapshot of the page to its DOM node.
 func (sn Snapshots) Element(ctx context.Context, uid string) (*Element, error) {
-	sn.page.synced() // a uid of a document navigated away from is stale
+	sn.page.sessions().synced() // a uid of a document navigated away from is stale
 	key, err := sn.page.tracker.Lookup(uid)
 	if err != nil {
 		return nil, err
@@ -190,7 +190,7 @@ func (sn Snapshots) Element(ctx context.Context, uid string) (*Element, error) {
 	if _, err := sn.page.Session(ctx); err != nil {
 		return nil, err
 	}
-	s := sn.page.sessionByID(key.Scope)
+	s := sn.page.sessions().sessionByID(key.Scope)
 	if s == nil {
 		return nil, fmt.Errorf("element uid=%s no longer exists (its frame is gone); take a new snapshot", uid)
 	}

@@ -159,7 +159,7 @@ func TestNavigateAnswersBeforeUnload(t *testing.T) {
 // its events on a subscription of its own.
 func TestDialogReflectsEventsBeforeTheCall(t *testing.T) {
 	p, ft := fakePage(t)
-	p.follow(p.session)
+	p.sessions().follow(p.session)
 	ft.send(t, `{"sessionId":"S","method":"Page.javascriptDialogOpening","params":{"type":"alert","message":"Hi"}}`)
 	// A reply after the event: once it is in, the event was read.
 	errc := make(chan error, 1)
