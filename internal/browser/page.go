@@ -11,6 +11,12 @@ import (
 
 // Page is one tab or popup. Its id is stable for its lifetime and never
 // reused. The CDP session is attached only when a tool first acts on the page.
+//
+// Page's own methods are its core: identity and target info, the session
+// and its lifecycle, the per-page lock, dialogs, evaluation, actions and
+// navigation. The rest is reached through focused parts (see parts.go):
+// Input, Emulator, Collected, Snapshots, Screenshots, InPageTools and
+// Profiler.
 type Page struct {
 	ID       int
 	TargetID string
@@ -27,7 +33,7 @@ type Page struct {
 	session   *cdp.Session
 	attaching chan struct{} // closed when a running attach finishes
 
-	// The focused parts of the page, each with its own lock.
+	// The state of the page's focused parts, each with its own lock.
 	events    pageEvents        // dialog, iframes and the subscriptions following them
 	tracker   *snapshot.Tracker // uids of this page's snapshots
 	collected collector         // console messages and network requests
