@@ -104,7 +104,7 @@ func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) e
 		s.Properties["pageId"] = &jsonschema.Schema{Type: "number", Description: "Page id (list_pages); default: the selected page."}
 		s.PropertyOrder = append([]string{"pageId"}, s.PropertyOrder...)
 	}
-	s.AdditionalProperties = nil
+	clientSafe(t.Name, s)
 	raw, err := json.Marshal(s)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", t.Name, err))
