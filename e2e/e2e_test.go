@@ -84,7 +84,14 @@ func startServer(t testing.TB, args ...string) *server {
 // capabilities, handlers).
 func startServerWith(t testing.TB, client *mcp.Client, args ...string) *server {
 	t.Helper()
-	cmd := serverCommand(args...)
+	return startCommand(t, client, serverCommand(args...))
+}
+
+// startCommand connects client to the server that cmd starts (the binary,
+// or a launcher such as npx that runs it).
+func startCommand(t testing.TB, client *mcp.Client, cmd *exec.Cmd) *server {
+	t.Helper()
+	args := cmd.Args[1:]
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
