@@ -424,5 +424,5 @@ func checkConflicts(c *Config) error {
 	case len(c.BlockedURLPatterns) > 0 && len(c.AllowedURLPatterns) > 0:
 		return usageErrorf("--blockedUrlPattern and --allowedUrlPattern cannot be combined; use one of them")
 	}
-	return nil
+	return checkHTTPConflicts(c)
 }

@@ -131,6 +131,8 @@ type Config struct {
 	// SensitivePages is "" (on when attached to the user's browser), "on"
 	// (also for launched browsers) or "off" (--sensitivePages).
 	SensitivePages string
+	// HTTP is how to serve over Streamable HTTP (flags_http.go).
+	HTTP HTTPConfig
 	// Help asks for the --help text (--help, -h); Version for the version
 	// (--version, -v). When either is set, conflict checks are skipped so
 	// the request is honoured whatever else is on the line.
@@ -170,6 +172,7 @@ const (
 	groupOutput
 	groupLogging
 	groupMisc
+	groupServe
 	groupCount
 )
 
@@ -180,6 +183,7 @@ var groupTitles = [groupCount]string{
 	groupOutput:  "Output and limits",
 	groupLogging: "Logging",
 	groupMisc:    "Misc",
+	groupServe:   "Serve over HTTP (instead of stdio)",
 }
 
 // flagSpec describes one flag. The table of these is the only place a flag
@@ -378,5 +382,5 @@ func buildFlagTable() []*flagSpec {
 		{name: "clearcutIncludePidHeader", kind: kindBool, group: groupMisc, compat: true},
 		{name: "viaCli", kind: kindBool, group: groupMisc, compat: true},
 	}...)
-	return t
+	return append(t, httpFlags()...)
 }

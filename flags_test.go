@@ -191,6 +191,12 @@ func sampleValue(s *flagSpec) string {
 		return `{"A":"b"}`
 	case s.name == "viewport":
 		return "800x600"
+	case s.name == "port":
+		return "8931"
+	case s.name == "host":
+		return "localhost"
+	case s.name == "httpAllowedOrigin":
+		return "https://app.example.com"
 	}
 	return "/some/value"
 }
@@ -208,6 +214,9 @@ func TestEverySpellingEveryFlag(t *testing.T) {
 			extra = []string{"--wsEndpoint=ws://h/devtools/browser/x"}
 		case "experimentalFfmpegPath":
 			extra = []string{"--experimentalScreencast"}
+		}
+		if s.group == groupServe && s.name != "port" {
+			extra = []string{"--port=0"}
 		}
 		val := sampleValue(s)
 		var first *Config
@@ -251,7 +260,7 @@ func TestParseFlagsErrors(t *testing.T) {
 		{"did you mean negation", []string{"--noHeadless"}, "did you mean --no-headless?"},
 		{"did you mean negated typo", []string{"--no-headles"}, "did you mean --no-headless?"},
 		{"did you mean category", []string{"--category-netwrok"}, "did you mean --category-network?"},
-		{"no suggestion when far", []string{"--port=9222"}, "unknown flag --port"},
+		{"no suggestion when far", []string{"--frobnicate=9222"}, "unknown flag --frobnicate"},
 		{"unknown short", []string{"-x"}, "unknown flag -x"},
 		{"missing value at end", []string{"--browserUrl"}, "--browserUrl needs a value (URL), e.g. --browserUrl=http://127.0.0.1:9222"},
 		{"missing value kebab", []string{"--log-file"}, "--log-file needs a value (PATH)"},

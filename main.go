@@ -66,8 +66,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer a.close()
 	opts := append([]jsonrpc.Option{jsonrpc.WithLogger(a.log)}, mcpOptions(cfg, a.log)...)
 	srv := jsonrpc.NewServer(serverInfo(), a.tools, opts...)
-	a.log.Debug("serving MCP on stdio", "version", version)
-	err = srv.Serve(a.ctx, stdin, stdout)
+	if cfg.HTTP.Serve {
+		err = serveHTTP(a, cfg, srv, stderr)
+	} else {
+		a.log.Debug("serving MCP on stdio", "version", version)
+		err = srv.Serve(a.ctx, stdin, stdout)
+	}
 	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	a.mgr.Close(closeCtx)
@@ -96,9 +100,13 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 		return nil, err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	mgr := browser.NewManager(browserOptions(cfg, log))
-	return &app{log: log, ctx: ctx, mgr: mgr, tools: tools.NewServer(toolOptions(cfg), mgr, log),
-		close: func() { stop(); closeLog() }}, nil
+	a := &app{log: log, ctx: ctx, mgr: browser.NewManager(browserOptions(cfg, log)), close: func() { stop(); closeLog() }}
+	topts := toolOptions(cfg)
+	if cfg.HTTP.Serve {
+		topts.SessionBrowsers = sessionBrowsers(a)
+	}
+	a.tools = tools.NewServer(topts, a.mgr, log)
+	return a, nil
 }
 
 // newLogger logs to stderr, and also to logFile when given. DEBUG=* (or any

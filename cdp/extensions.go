@@ -44,8 +44,8 @@ type ExtensionsTriggerActionParams struct {
 }
 
 // DetachFromTargetParams are the parameters of Target.detachFromTarget,
-// which ends a session. (Target domain; here because only
-// Extensions.triggerAction's tab lookup detaches.)
+// which ends a session. (Target domain; here because Extensions.triggerAction's
+// tab lookup detached first; a browser.Scope's view detaches too.)
 type DetachFromTargetParams struct {
 	SessionID string `json:"sessionId"`
 }

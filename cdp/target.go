@@ -200,6 +200,7 @@ var (
 	TargetSetDiscoverTargets    = Command[SetDiscoverTargetsParams, Empty]{"Target.setDiscoverTargets"}
 	TargetGetTargets            = Command[GetTargetsParams, GetTargetsResult]{"Target.getTargets"}
 	TargetAttachToTarget        = Command[AttachToTargetParams, AttachToTargetResult]{"Target.attachToTarget"}
+	TargetAttachToBrowserTarget = Query[AttachToTargetResult]{"Target.attachToBrowserTarget"}
 	TargetCreateTarget          = Command[CreateTargetParams, CreateTargetResult]{"Target.createTarget"}
 	TargetCloseTarget           = Command[CloseTargetParams, CloseTargetResult]{"Target.closeTarget"}
 	TargetActivateTarget        = Command[ActivateTargetParams, Empty]{"Target.activateTarget"}

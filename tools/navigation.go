@@ -138,7 +138,7 @@ func closePage(ctx context.Context, c *Call, args *closePageArgs) error {
 	if err != nil {
 		return err
 	}
-	if c.Server.browser.Attached() && !p.Owned() && !c.Server.opts.Guard.CloseUserTabs {
+	if c.attached() && !p.Owned() && !c.Server.opts.Guard.CloseUserTabs {
 		return fmt.Errorf("page %d is one of your own tabs, not opened by the agent; close it yourself, or start the server with --allowCloseUserTabs", p.ID)
 	}
 	return c.Browser.ClosePage(ctx, p)

@@ -103,7 +103,7 @@ type performanceStartTraceArgs struct {
 
 // performanceStartTrace runs performance_start_trace.
 func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartTraceArgs) error {
-	entry, busy := c.Server.traces.get(c.Page)
+	entry, busy := c.sess.traces.get(c.Page)
 	if entry.running != nil {
 		return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace first (one trace at a time)", c.Page.ID)
 	}
@@ -114,7 +114,7 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 	if err != nil {
 		return err
 	}
-	c.Server.traces.update(c.Page, func(e *pageTrace) { e.running = tr })
+	c.sess.traces.update(c.Page, func(e *pageTrace) { e.running = tr })
 	if args.Reload.or(true) {
 		lctx, cancel := context.WithTimeout(ctx, traceLoadTimeout)
 		_, err := c.Page.Navigate(lctx, browser.Navigation{Type: "reload", IgnoreCache: args.IgnoreCache})
@@ -142,7 +142,7 @@ type performanceStopTraceArgs struct {
 
 // performanceStopTrace runs performance_stop_trace.
 func performanceStopTrace(ctx context.Context, c *Call, args *performanceStopTraceArgs) error {
-	entry, _ := c.Server.traces.get(c.Page)
+	entry, _ := c.sess.traces.get(c.Page)
 	if entry.running == nil {
 		return fmt.Errorf("no performance trace is running on page %d; start one with performance_start_trace", c.Page.ID)
 	}
@@ -157,7 +157,7 @@ type performanceAnalyzeInsightArgs struct {
 
 // performanceAnalyzeInsight runs performance_analyze_insight.
 func performanceAnalyzeInsight(ctx context.Context, c *Call, args *performanceAnalyzeInsightArgs) error {
-	entry, _ := c.Server.traces.get(c.Page)
+	entry, _ := c.sess.traces.get(c.Page)
 	if entry.last == nil {
 		return fmt.Errorf("no performance trace was recorded on page %d yet; record one with performance_start_trace", c.Page.ID)
 	}
@@ -175,13 +175,13 @@ func abandon(ctx context.Context, c *Call, tr *browser.Trace) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceStopTimeout)
 	defer cancel()
 	_, _ = tr.Stop(ctx, io.Discard)
-	c.Server.traces.update(c.Page, func(e *pageTrace) { e.running = nil })
+	c.sess.traces.update(c.Page, func(e *pageTrace) { e.running = nil })
 }
 
 // stopTrace stops tr, streams the trace to the parser (and to filePath),
 // remembers the report and writes its summary.
 func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, filePath string) error {
-	defer c.Server.traces.update(c.Page, func(e *pageTrace) { e.running = nil })
+	defer c.sess.traces.update(c.Page, func(e *pageTrace) { e.running = nil })
 	ctx, cancel := context.WithTimeout(ctx, traceStopTimeout)
 	defer cancel()
 
@@ -233,7 +233,7 @@ func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, filePath string)
 	emu := tr.Emulation()
 	rep.CPUThrottling, rep.Network = emu.CPUThrottling, emu.Network
 	rep.CruxRequested = c.Server.opts.PerformanceCrux
-	c.Server.traces.update(c.Page, func(e *pageTrace) { e.last = rep })
+	c.sess.traces.update(c.Page, func(e *pageTrace) { e.last = rep })
 	c.Resp.Linef("%s", strings.TrimRight(rep.Summary(), "\n"))
 	return nil
 }

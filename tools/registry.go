@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -79,6 +78,8 @@ type Call struct {
 	// held is the page whose lock the call holds until its answer is
 	// rendered (Page for page tools), nil when none.
 	held *browser.Page
+	// sess is the state of the MCP session the call runs in.
+	sess *session
 }
 
 // define declares a tool whose arguments decode into P. The input schema is
@@ -300,6 +301,10 @@ type Options struct {
 	// PerformanceCrux asks for field data (CrUX) in trace summaries
 	// (--performanceCrux).
 	PerformanceCrux bool
+	// SessionBrowsers, when set, gives every MCP session with a transport
+	// id (Streamable HTTP) browsers of its own, made on its first call and
+	// closed by EndSession; sessions without one (stdio) use the Manager.
+	SessionBrowsers func(sessionID string) SessionBrowsers
 }
 
 // enabled reports whether t is listed under o.
@@ -317,20 +322,17 @@ func (o Options) enabled(t *Tool) bool {
 // Server implements jsonrpc.Handler over the enabled tools.
 type Server struct {
 	opts    Options
-	browser *browser.Manager
 	log     *slog.Logger
 	tools   []*Tool
 	byName  map[string]*Tool
 	listing []jsonrpc.Tool
 
-	// lastBrowser is the browser the previous call used, to tell the agent
-	// when it changed.
-	lastBrowser atomic.Pointer[browser.Browser]
+	main     *session // the state of stdio and of sessions without their own browser
+	sessions sessions // the sessions with their own browser, by id
 
 	paths     pathGuard
 	sensitive browser.URLPatterns
-	traces    *traceStore // the performance tools' traces, per page
-	heaps     *heapCache  // the heap snapshots the analysis tools loaded
+	heaps     *heapCache // the heap snapshots the analysis tools loaded
 }
 
 // all is every tool declared in this package, in listing order.
@@ -343,8 +345,12 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: opts, browser: m, log: log, byName: map[string]*Tool{},
-		traces: newTraceStore(), heaps: newHeapCache(opts.HeapSnapshotBudget)}
+	var browsers Browsers
+	if m != nil {
+		browsers = m
+	}
+	s := &Server{opts: opts, log: log, byName: map[string]*Tool{}, main: newSession(browsers),
+		sessions: sessions{byID: map[string]*session{}}, heaps: newHeapCache(opts.HeapSnapshotBudget)}
 	s.paths.unrestricted = opts.UnrestrictedPaths
 	if opts.Guard.Sensitive {
 		s.sensitive = sensitivePatterns(opts.Guard.ExtraPatterns)
@@ -366,10 +372,11 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 // ListTools returns the enabled tools.
 func (s *Server) ListTools() []jsonrpc.Tool { return s.listing }
 
-// Browser returns the browser the latest tool call used while it is still
-// connected, else nil. It never launches or attaches one.
+// Browser returns the browser the latest tool call without a session of
+// its own used while it is still connected, else nil. It never launches or
+// attaches one.
 func (s *Server) Browser() *browser.Browser {
-	if b := s.lastBrowser.Load(); b != nil && b.Alive() {
+	if b := s.main.lastBrowser.Load(); b != nil && b.Alive() {
 		return b
 	}
 	return nil
@@ -393,14 +400,14 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	if err != nil {
 		return errorResult(fmt.Errorf("%s: %w", name, err)), nil
 	}
-	c := &Call{Server: s, Resp: &Response{}}
+	c := &Call{Server: s, Resp: &Response{}, sess: s.sessionFor(ctx)}
 	// The page's lock is held until the answer is rendered: a snapshot
 	// in it is CDP work on the page like the tool's own.
 	unlock := func() {}
 	defer func() { unlock() }()
 	if err := s.run(ctx, t, c, parsed, &unlock); err != nil {
 		if errors.Is(err, browser.ErrBrowserGone) {
-			err = fmt.Errorf("%w. %s", err, s.relaunchHint())
+			err = fmt.Errorf("%w. %s", err, relaunchHint(c.attached()))
 		}
 		c.Resp.Error(err)
 	}
@@ -413,12 +420,12 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 	if t.Scope == ScopeNone {
 		return t.run(ctx, c, encode(args))
 	}
-	b, err := s.browser.Get(ctx)
+	b, err := c.sess.browsers.Get(ctx)
 	if err != nil {
 		return err
 	}
 	c.Browser = b
-	if s.lastBrowser.Swap(b) != b && b.FirstPageID() > 1 {
+	if c.sess.lastBrowser.Swap(b) != b && b.FirstPageID() > 1 {
 		c.Resp.Linef("Note: the browser was restarted or reconnected since the last call, so page ids changed. Call list_pages to see the open pages.")
 	}
 	if t.Scope != ScopeBrowser {
@@ -476,8 +483,8 @@ func encode(args map[string]json.RawMessage) json.RawMessage {
 
 // relaunchHint tells the agent what the next call will do after the browser
 // went away.
-func (s *Server) relaunchHint() string {
-	if s.browser.Attached() {
+func relaunchHint(attached bool) string {
+	if attached {
 		return "The next call reconnects; make sure Chrome is still running with remote debugging on"
 	}
 	return "The next call launches a new browser"

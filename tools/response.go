@@ -91,7 +91,7 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 			fmt.Fprintf(&b, "(titles may be out of date: %v)\n", err)
 		}
 		b.WriteString("## Pages\n")
-		writePages(&b, c.Browser, c.Server.browser.Attached())
+		writePages(&b, c.Browser, c.attached())
 	}
 	if r.pageTools && r.err == nil {
 		writePageTools(ctx, &b, c)

@@ -215,7 +215,7 @@ func webmcpError(c *Call, err error) error {
 	}
 	how := "This server launches Chrome with --enable-features=WebMCP when --categoryExperimentalWebmcp is on; " +
 		"restart the server so that it launches a new browser"
-	if c.Server.browser.Attached() {
+	if c.attached() {
 		how = "Restart the Chrome you connect to with --enable-features=WebMCP"
 	}
 	return fmt.Errorf("%w. %s (WebMCP needs a recent Chrome)", err, how)

@@ -116,7 +116,7 @@ func (m *Manager) current(ctx context.Context) (*Browser, error) {
 
 // start launches or attaches, then begins tracking targets.
 func (m *Manager) start(ctx context.Context) (*Browser, error) {
-	b := &Browser{m: m, log: m.log, bg: newBackground(m.log), pages: map[string]*Page{}, contexts: map[string]string{}, firstID: int(m.lastPageID.Load()) + 1}
+	b := newBrowser(m, &m.lastPageID)
 	switch {
 	case m.opts.Dial != nil:
 		t, err := m.opts.Dial(ctx)
@@ -152,7 +152,7 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 	}
 	// Chrome reports every existing target before it answers, so the page
 	// list is complete once those events are handled.
-	if err := cdp.TargetSetDiscoverTargets.Do(ctx, b.conn.Session(""), cdp.SetDiscoverTargetsParams{Discover: true}); err != nil {
+	if err := cdp.TargetSetDiscoverTargets.Do(ctx, b.rootSession(), cdp.SetDiscoverTargetsParams{Discover: true}); err != nil {
 		b.shutdown(ctx)
 		return nil, fmt.Errorf("track pages: %w", err)
 	}
@@ -180,9 +180,14 @@ func (m *Manager) Close(ctx context.Context) {
 	}
 }
 
-// newPageID takes the next id from the process-wide counter.
-func (m *Manager) newPageID() int {
-	return int(m.lastPageID.Add(1))
+// newBrowser returns an unconnected Browser of m whose page ids come from ids.
+func newBrowser(m *Manager, ids *atomic.Int64) *Browser {
+	return &Browser{m: m, log: m.log, bg: newBackground(m.log), pages: map[string]*Page{}, contexts: map[string]string{}, ids: ids, firstID: int(ids.Load()) + 1}
+}
+
+// newPageID takes the next id from the browser's counter.
+func (b *Browser) newPageID() int {
+	return int(b.ids.Add(1))
 }
 
 // Browser is one connection to Chrome and the pages seen through it.
@@ -193,8 +198,20 @@ type Browser struct {
 	proc    *process    // nil when attached
 	bg      *background // follow-ups of events; stopped by release
 	targets *cdp.Subscription
-	firstID int // the first page id handed out for this browser
+	ids     *atomic.Int64 // the page id counter: the Manager's, or a Scope's
+	firstID int           // the first page id handed out for this browser
 	filter  *urlFilter
+
+	// root is the session of browser-level commands and target events:
+	// "" for the connection's own, or, in a Scope's view, a session of
+	// Target.attachToBrowserTarget whose target events are the view's.
+	root string
+	// ownContext, in a Scope's view, is the browser context its pages
+	// live in; "" for a browser that sees every context.
+	ownContext string
+	// view marks a Scope's view: it shares its Manager's connection, which
+	// it must not close.
+	view bool
 
 	mu       sync.Mutex
 	pages    map[string]*Page // by target id
@@ -208,6 +225,10 @@ func (b *Browser) FirstPageID() int { return b.firstID }
 
 // Conn is the browser-level CDP connection.
 func (b *Browser) Conn() *cdp.Conn { return b.conn }
+
+// rootSession is where browser-level commands go: the connection's own
+// session, or a Scope view's browser session.
+func (b *Browser) rootSession() *cdp.Session { return b.conn.Session(b.root) }
 
 // Alive reports whether the connection to the browser still works.
 func (b *Browser) Alive() bool {
@@ -225,9 +246,13 @@ func (b *Browser) release() {
 	if b.targets != nil {
 		b.targets.Close()
 	}
-	b.filter.stop()
+	if !b.view {
+		b.filter.stop() // a view borrows its Manager browser's filter
+	}
 	b.bg.cancel()
-	b.conn.Close()
+	if !b.view {
+		b.conn.Close()
+	}
 	if b.proc != nil {
 		b.proc.kill()
 	}
@@ -243,7 +268,7 @@ func (b *Browser) release() {
 func (b *Browser) shutdown(ctx context.Context) {
 	if b.proc != nil && b.Alive() {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		if err := cdp.BrowserClose.Do(cctx, b.conn.Session("")); err != nil {
+		if err := cdp.BrowserClose.Do(cctx, b.rootSession()); err != nil {
 			b.log.Debug("closing Chrome", "method", cdp.BrowserClose.Method, "err", err)
 		}
 		cancel()
@@ -324,10 +349,10 @@ func isPage(t cdp.TargetInfo) bool {
 func (b *Browser) addPage(info cdp.TargetInfo) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if _, ok := b.pages[info.TargetID]; ok {
+	if _, ok := b.pages[info.TargetID]; ok || !b.seesLocked(info.BrowserContextID) {
 		return
 	}
-	p := newPage(b, b.m.newPageID(), info)
+	p := newPage(b, b.newPageID(), info)
 	if opener := b.pages[info.OpenerID]; opener != nil && opener.isOwned() {
 		p.owned = true
 	}

@@ -260,7 +260,7 @@ func (em Emulator) applyEmulation(ctx context.Context, s *cdp.Session, e Emulati
 // setGeolocationPermission sets the geolocation permission of every origin
 // in the page's browser context.
 func (em Emulator) setGeolocationPermission(ctx context.Context, setting string) error {
-	err := cdp.BrowserSetPermission.Do(ctx, em.page.browser.conn.Session(""), cdp.SetPermissionParams{
+	err := cdp.BrowserSetPermission.Do(ctx, em.page.browser.rootSession(), cdp.SetPermissionParams{
 		Permission: cdp.PermissionDescriptor{Name: "geolocation"}, Setting: setting, BrowserContextID: em.page.Info().BrowserContextID,
 	})
 	if err != nil {
@@ -284,11 +284,11 @@ func (em Emulator) Resize(ctx context.Context, width, height int) (gotWidth, got
 	if v := em.Current().Viewport; v != nil {
 		return 0, 0, fmt.Errorf("page %d emulates a %s viewport, which fixes its size; clear it with emulate (without viewport) first", em.page.ID, v)
 	}
-	conn := em.page.browser.conn
+	root := em.page.browser.rootSession()
 	var win cdp.GetWindowForTargetResult
 	getWindow := func() error {
 		var err error
-		win, err = cdp.BrowserGetWindowForTarget.Call(ctx, conn.Session(""), cdp.GetWindowForTargetParams{TargetID: em.page.TargetID})
+		win, err = cdp.BrowserGetWindowForTarget.Call(ctx, root, cdp.GetWindowForTargetParams{TargetID: em.page.TargetID})
 		if err != nil {
 			return fmt.Errorf("find the window of page %d: %w", em.page.ID, err)
 		}
@@ -298,7 +298,7 @@ func (em Emulator) Resize(ctx context.Context, width, height int) (gotWidth, got
 		return 0, 0, err
 	}
 	setBounds := func(b cdp.WindowBounds) error {
-		if err := cdp.BrowserSetWindowBounds.Do(ctx, conn.Session(""), cdp.SetWindowBoundsParams{WindowID: win.WindowID, Bounds: b}); err != nil {
+		if err := cdp.BrowserSetWindowBounds.Do(ctx, root, cdp.SetWindowBoundsParams{WindowID: win.WindowID, Bounds: b}); err != nil {
 			return fmt.Errorf("resize the window of page %d: %w", em.page.ID, err)
 		}
 		return nil

@@ -31,7 +31,7 @@ var ErrExtensionsRefused = errors.New("the browser refused the Extensions domain
 
 // Extensions returns the unpacked extensions of the browser.
 func (b *Browser) Extensions(ctx context.Context) ([]Extension, error) {
-	res, err := cdp.ExtensionsGetExtensions.Call(ctx, b.conn.Session(""))
+	res, err := cdp.ExtensionsGetExtensions.Call(ctx, b.rootSession())
 	if err != nil {
 		return nil, extensionsRefusal(err)
 	}
@@ -44,13 +44,13 @@ func (b *Browser) Extensions(ctx context.Context) ([]Extension, error) {
 
 // UninstallExtension uninstalls the unpacked extension id.
 func (b *Browser) UninstallExtension(ctx context.Context, id string) error {
-	return extensionsRefusal(cdp.ExtensionsUninstall.Do(ctx, b.conn.Session(""), cdp.ExtensionIDParams{ID: id}))
+	return extensionsRefusal(cdp.ExtensionsUninstall.Do(ctx, b.rootSession(), cdp.ExtensionIDParams{ID: id}))
 }
 
 // TriggerExtensionAction runs extension id's default action, as clicking
 // its toolbar button would, on the tab tabID (see TabOf).
 func (b *Browser) TriggerExtensionAction(ctx context.Context, id, tabID string) error {
-	return extensionsRefusal(cdp.ExtensionsTriggerAction.Do(ctx, b.conn.Session(""), cdp.ExtensionsTriggerActionParams{ID: id, TargetID: tabID}))
+	return extensionsRefusal(cdp.ExtensionsTriggerAction.Do(ctx, b.rootSession(), cdp.ExtensionsTriggerActionParams{ID: id, TargetID: tabID}))
 }
 
 // LoadUnpackedExtension installs the extension in the absolute directory
@@ -60,7 +60,7 @@ func (b *Browser) TriggerExtensionAction(ctx context.Context, id, tabID string) 
 func (b *Browser) LoadUnpackedExtension(ctx context.Context, dir string) (string, error) {
 	created := b.conn.Subscribe("", cdp.TargetTargetCreated)
 	defer created.Close()
-	res, err := cdp.ExtensionsLoadUnpacked.Call(ctx, b.conn.Session(""), cdp.ExtensionsLoadUnpackedParams{Path: dir})
+	res, err := cdp.ExtensionsLoadUnpacked.Call(ctx, b.rootSession(), cdp.ExtensionsLoadUnpackedParams{Path: dir})
 	if err != nil {
 		return "", extensionsRefusal(err)
 	}
@@ -121,7 +121,7 @@ func (b *Browser) awaitWorker(ctx context.Context, created *cdp.Subscription, ur
 // whether p is its page.
 func (b *Browser) TabOf(ctx context.Context, p *Page) (string, error) {
 	page := p.Info()
-	res, err := cdp.TargetGetTargets.Call(ctx, b.conn.Session(""), cdp.GetTargetsParams{Filter: []cdp.FilterEntry{{Type: "tab"}}})
+	res, err := cdp.TargetGetTargets.Call(ctx, b.rootSession(), cdp.GetTargetsParams{Filter: []cdp.FilterEntry{{Type: "tab"}}})
 	if err != nil {
 		return "", err
 	}
@@ -168,12 +168,12 @@ func (b *Browser) holds(ctx context.Context, tab, page string) (bool, error) {
 
 // attachTarget opens a session to target; detach ends it.
 func (b *Browser) attachTarget(ctx context.Context, target string) (s *cdp.Session, detach func(), err error) {
-	res, err := cdp.TargetAttachToTarget.Call(ctx, b.conn.Session(""), cdp.AttachToTargetParams{TargetID: target, Flatten: true})
+	res, err := cdp.TargetAttachToTarget.Call(ctx, b.rootSession(), cdp.AttachToTargetParams{TargetID: target, Flatten: true})
 	if err != nil {
 		return nil, nil, err
 	}
 	return b.conn.Session(res.SessionID), func() {
-		if err := cdp.TargetDetachFromTarget.Do(ctx, b.conn.Session(""), cdp.DetachFromTargetParams(res)); err != nil {
+		if err := cdp.TargetDetachFromTarget.Do(ctx, b.rootSession(), cdp.DetachFromTargetParams(res)); err != nil {
 			b.m.log.Debug("detach from target", "target", target, "err", err)
 		}
 	}, nil

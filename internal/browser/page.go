@@ -184,7 +184,7 @@ func (p *Page) Session(ctx context.Context) (*cdp.Session, error) {
 // attach opens a flattened session to the page and enables what tools rely on.
 func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 	conn := p.browser.conn
-	res, err := cdp.TargetAttachToTarget.Call(ctx, conn.Session(""), cdp.AttachToTargetParams{TargetID: p.TargetID, Flatten: true})
+	res, err := cdp.TargetAttachToTarget.Call(ctx, p.browser.rootSession(), cdp.AttachToTargetParams{TargetID: p.TargetID, Flatten: true})
 	if err != nil {
 		return nil, fmt.Errorf("attach to page %d: %w", p.ID, err)
 	}

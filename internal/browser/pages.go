@@ -23,7 +23,7 @@ func (b *Browser) contextID(ctx context.Context, name string) (string, error) {
 	if ok {
 		return id, nil
 	}
-	res, err := cdp.TargetCreateBrowserContext.Call(ctx, b.conn.Session(""), cdp.CreateBrowserContextParams{DisposeOnDetach: true})
+	res, err := cdp.TargetCreateBrowserContext.Call(ctx, b.rootSession(), cdp.CreateBrowserContextParams{DisposeOnDetach: true})
 	if err != nil {
 		return "", fmt.Errorf("create isolated context %q: %w", name, err)
 	}
@@ -34,6 +34,21 @@ func (b *Browser) contextID(ctx context.Context, name string) (string, error) {
 	}
 	b.contexts[name] = res.BrowserContextID
 	return res.BrowserContextID, nil
+}
+
+// seesLocked reports whether the browser tracks pages of the browser
+// context id: every context, or in a Scope's view only its own and the
+// isolated contexts it created. b.mu must be held.
+func (b *Browser) seesLocked(id string) bool {
+	if b.ownContext == "" || id == b.ownContext {
+		return true
+	}
+	for _, cid := range b.contexts {
+		if cid == id {
+			return true
+		}
+	}
+	return false
 }
 
 // ContextName returns the isolated context name of p, or "" for the
@@ -54,7 +69,7 @@ func (b *Browser) ContextName(p *Page) string {
 // when it is not empty, and selects it. background keeps the current tab in
 // front.
 func (b *Browser) NewPage(ctx context.Context, isolatedContext string, background bool) (*Page, error) {
-	params := cdp.CreateTargetParams{URL: "about:blank", Background: background}
+	params := cdp.CreateTargetParams{URL: "about:blank", Background: background, BrowserContextID: b.ownContext}
 	if isolatedContext != "" {
 		id, err := b.contextID(ctx, isolatedContext)
 		if err != nil {
@@ -62,7 +77,7 @@ func (b *Browser) NewPage(ctx context.Context, isolatedContext string, backgroun
 		}
 		params.BrowserContextID = id
 	}
-	res, err := cdp.TargetCreateTarget.Call(ctx, b.conn.Session(""), params)
+	res, err := cdp.TargetCreateTarget.Call(ctx, b.rootSession(), params)
 	if err != nil {
 		return nil, fmt.Errorf("open a page: %w", err)
 	}
@@ -89,7 +104,7 @@ func (b *Browser) ClosePage(ctx context.Context, p *Page) error {
 	if len(b.Pages()) <= 1 {
 		return ErrLastPage
 	}
-	if err := cdp.TargetCloseTarget.Do(ctx, b.conn.Session(""), cdp.CloseTargetParams{TargetID: p.TargetID}); err != nil {
+	if err := cdp.TargetCloseTarget.Do(ctx, b.rootSession(), cdp.CloseTargetParams{TargetID: p.TargetID}); err != nil {
 		return fmt.Errorf("close page %d: %w", p.ID, err)
 	}
 	select {
@@ -104,7 +119,7 @@ func (b *Browser) ClosePage(ctx context.Context, p *Page) error {
 
 // BringToFront activates p's tab (focuses its window).
 func (b *Browser) BringToFront(ctx context.Context, p *Page) error {
-	if err := cdp.TargetActivateTarget.Do(ctx, b.conn.Session(""), cdp.ActivateTargetParams{TargetID: p.TargetID}); err != nil {
+	if err := cdp.TargetActivateTarget.Do(ctx, b.rootSession(), cdp.ActivateTargetParams{TargetID: p.TargetID}); err != nil {
 		return fmt.Errorf("bring page %d to front: %w", p.ID, err)
 	}
 	return nil
@@ -114,7 +129,7 @@ func (b *Browser) BringToFront(ctx context.Context, p *Page) error {
 // Chrome does not announce title changes, so lists shown to the agent are
 // refreshed first.
 func (b *Browser) Refresh(ctx context.Context) error {
-	res, err := cdp.TargetGetTargets.Call(ctx, b.conn.Session(""), cdp.GetTargetsParams{})
+	res, err := cdp.TargetGetTargets.Call(ctx, b.rootSession(), cdp.GetTargetsParams{})
 	if err != nil {
 		return fmt.Errorf("read page titles: %w", err)
 	}

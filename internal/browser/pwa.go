@@ -36,7 +36,7 @@ type PWAAppState struct {
 // PWAAppState returns the OS integration state of the installed web app
 // manifestID.
 func (b *Browser) PWAAppState(ctx context.Context, manifestID string) (PWAAppState, error) {
-	res, err := cdp.PWAGetOsAppState.Call(ctx, b.conn.Session(""), cdp.PWAManifestParams{ManifestID: manifestID})
+	res, err := cdp.PWAGetOsAppState.Call(ctx, b.rootSession(), cdp.PWAManifestParams{ManifestID: manifestID})
 	if err != nil {
 		return PWAAppState{}, pwaRefusal(err)
 	}
@@ -46,18 +46,18 @@ func (b *Browser) PWAAppState(ctx context.Context, manifestID string) (PWAAppSta
 // InstallPWA installs the web app manifestID without a user gesture, from
 // installURL (a page, or a signed web bundle) when it is not "".
 func (b *Browser) InstallPWA(ctx context.Context, manifestID, installURL string) error {
-	return pwaRefusal(cdp.PWAInstall.Do(ctx, b.conn.Session(""), cdp.PWAInstallParams{ManifestID: manifestID, InstallURLOrBundleURL: installURL}))
+	return pwaRefusal(cdp.PWAInstall.Do(ctx, b.rootSession(), cdp.PWAInstallParams{ManifestID: manifestID, InstallURLOrBundleURL: installURL}))
 }
 
 // SetPWADisplayMode makes the installed web app manifestID open in its own
 // window ("standalone") or as a tab ("browser").
 func (b *Browser) SetPWADisplayMode(ctx context.Context, manifestID, mode string) error {
-	return pwaRefusal(cdp.PWAChangeAppUserSettings.Do(ctx, b.conn.Session(""), cdp.PWAChangeAppUserSettingsParams{ManifestID: manifestID, DisplayMode: mode}))
+	return pwaRefusal(cdp.PWAChangeAppUserSettings.Do(ctx, b.rootSession(), cdp.PWAChangeAppUserSettingsParams{ManifestID: manifestID, DisplayMode: mode}))
 }
 
 // UninstallPWA uninstalls the web app manifestID and closes its windows.
 func (b *Browser) UninstallPWA(ctx context.Context, manifestID string) error {
-	return pwaRefusal(cdp.PWAUninstall.Do(ctx, b.conn.Session(""), cdp.PWAManifestParams{ManifestID: manifestID}))
+	return pwaRefusal(cdp.PWAUninstall.Do(ctx, b.rootSession(), cdp.PWAManifestParams{ManifestID: manifestID}))
 }
 
 // pwaLaunchWait is how long LaunchPWA waits for the app's page to appear.
@@ -83,7 +83,7 @@ func (b *Browser) LaunchPWA(ctx context.Context, manifestID, url string) (*Page,
 	// so far, so a page this subscription hears of is in it.
 	created := b.conn.Subscribe("", cdp.TargetTargetCreated)
 	defer created.Close()
-	res, err := cdp.PWALaunch.Call(ctx, b.conn.Session(""), cdp.PWALaunchParams{ManifestID: manifestID, URL: url})
+	res, err := cdp.PWALaunch.Call(ctx, b.rootSession(), cdp.PWALaunchParams{ManifestID: manifestID, URL: url})
 	if err != nil {
 		return nil, pwaRefusal(err)
 	}

@@ -124,7 +124,7 @@ func (f *urlFilter) why(u string) string {
 // with the browser's lifetime context.
 func (f *urlFilter) install(ctx context.Context, b *Browser) error {
 	f.sub = b.conn.SubscribeFunc("", func(ev cdp.RawEvent) { f.answer(b, ev) }, cdp.FetchRequestPaused)
-	if err := cdp.FetchEnable.Do(ctx, b.conn.Session(""), cdp.FetchEnableParams{Patterns: []cdp.RequestPattern{{URLPattern: "*"}}}); err != nil {
+	if err := cdp.FetchEnable.Do(ctx, b.rootSession(), cdp.FetchEnableParams{Patterns: []cdp.RequestPattern{{URLPattern: "*"}}}); err != nil {
 		return fmt.Errorf("enforce URL patterns: %w", err)
 	}
 	return nil
@@ -155,7 +155,7 @@ func (f *urlFilter) answer(b *Browser, raw cdp.RawEvent) {
 	}
 	ctx, cancel := context.WithTimeout(b.bg.ctx, 10*time.Second)
 	defer cancel()
-	browser := b.conn.Session("")
+	browser := b.rootSession()
 	if why != "" {
 		if err := cdp.FetchFailRequest.Do(ctx, browser, cdp.FailRequestParams{RequestID: ev.RequestID, ErrorReason: "BlockedByClient"}); err != nil {
 			b.bg.failed("browser", cdp.FetchFailRequest.Method, fmt.Errorf("request %s: %w", ev.Request.URL, err))

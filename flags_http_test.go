@@ -1,0 +1,58 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHTTPFlags checks what --port and its companions set, and that a
+// host other machines reach needs explicit consent.
+func TestHTTPFlags(t *testing.T) {
+	c := parseOK(t, "--port", "8931", "--host", "::1", "--httpToken", "t", "--httpMaxSessions", "3", "--httpIdleTimeout", "60", "--httpAllowedOrigin", "https://app.example.com")
+	want := HTTPConfig{Serve: true, Port: 8931, Host: "::1", Token: "t", MaxSessions: 3, IdleTimeoutS: 60, AllowedOrigins: []string{"https://app.example.com"}}
+	if got := c.HTTP; got.Serve != want.Serve || got.Port != want.Port || got.Host != want.Host || got.Token != want.Token ||
+		got.MaxSessions != want.MaxSessions || got.IdleTimeoutS != want.IdleTimeoutS || strings.Join(got.AllowedOrigins, ",") != "https://app.example.com" {
+		t.Errorf("HTTP config = %+v, want %+v", got, want)
+	}
+	if c := parseOK(t, "--port=0"); !c.HTTP.Serve || c.HTTP.Port != 0 {
+		t.Errorf("--port=0 gives %+v; want serving on a free port", c.HTTP)
+	}
+	if c := parseOK(t, "--port", "80", "--host", "0.0.0.0", "--httpAllowRemote"); c.HTTP.Host != "0.0.0.0" {
+		t.Errorf("--host 0.0.0.0 --httpAllowRemote gives %+v", c.HTTP)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--port", "65536"}, "--port expects a TCP port from 0 to 65535"},
+		{[]string{"--port", "-1"}, "--port"},
+		{[]string{"--port", "http"}, "--port expects a TCP port"},
+		{[]string{"--port", "80", "--host", "0.0.0.0"}, "--httpAllowRemote"},
+		{[]string{"--port", "80", "--host", "192.168.1.2"}, "--httpAllowRemote"},
+		{[]string{"--port", "80", "--host", "example.com"}, "--httpAllowRemote"},
+		{[]string{"--port", "80", "--host", "localhost.example.com"}, "--httpAllowRemote"},
+		{[]string{"--httpToken", "t"}, "--httpToken configures serving over HTTP; add --port"},
+		{[]string{"--host", "127.0.0.1"}, "--host configures serving over HTTP"},
+		{[]string{"--httpIdleTimeout", "5"}, "add --port"},
+		{[]string{"--port", "80", "--httpIdleTimeout", "0"}, "--httpIdleTimeout"},
+		{[]string{"--port", "80", "--httpAllowedOrigin", "app.example.com"}, "expects an origin"},
+	} {
+		_, err := ParseFlags(tc.args)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseFlags(%q) = %v, want an error containing %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestIsLoopbackHost covers the spellings of this machine and the ones
+// that only look like it.
+func TestIsLoopbackHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"": true, "localhost": true, "LOCALHOST": true, "127.0.0.1": true, "127.1.2.3": true, "::1": true, "[::1]": true,
+		"0.0.0.0": false, "::": false, "10.0.0.1": false, "localhost.evil.com": false, "127.0.0.1.nip.io": false,
+	} {
+		if got := isLoopbackHost(host); got != want {
+			t.Errorf("isLoopbackHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}

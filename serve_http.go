@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
+	"github.com/devtools-mcp/devtools-mcp/tools"
+)
+
+// mcpPath is where the Streamable HTTP endpoint is mounted.
+const mcpPath = "/mcp"
+
+// sessionCloseTimeout bounds disposing of one ended session's browser.
+const sessionCloseTimeout = 10 * time.Second
+
+// sessionBrowsers returns how each HTTP session gets a browser of its own:
+// a browser context of the one browser the flags describe.
+func sessionBrowsers(a *app) func(string) tools.SessionBrowsers {
+	return func(string) tools.SessionBrowsers { return a.mgr.NewScope() }
+}
+
+// httpOptions maps the command line to the transport's options.
+func httpOptions(cfg *Config, a *app) jsonrpc.HTTPOptions {
+	token := cfg.HTTP.Token
+	if token == "" {
+		token = os.Getenv(tokenEnv)
+	}
+	return jsonrpc.HTTPOptions{
+		AllowedOrigins: cfg.HTTP.AllowedOrigins,
+		BearerToken:    token,
+		MaxSessions:    cfg.HTTP.MaxSessions,
+		MaxBodyBytes:   int64(cfg.HTTP.MaxBodyBytes),
+		IdleTimeout:    time.Duration(cfg.HTTP.IdleTimeoutS) * time.Second,
+		OnSessionClose: func(ss *jsonrpc.Session) {
+			ctx, cancel := context.WithTimeout(context.Background(), sessionCloseTimeout)
+			defer cancel()
+			a.tools.EndSession(ctx, ss.ID())
+			a.log.Debug("MCP session ended; its browser context is gone", "session", ss.ID())
+		},
+	}
+}
+
+// serveHTTP serves srv over Streamable HTTP at cfg's address until a.ctx
+// ends (a signal), then ends every session and returns.
+func serveHTTP(a *app, cfg *Config, srv *jsonrpc.Server, stderr io.Writer) error {
+	host := cfg.HTTP.Host
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(cfg.HTTP.Port)))
+	if err != nil {
+		return fmt.Errorf("--port: %w", err)
+	}
+	opts := httpOptions(cfg, a)
+	if opts.BearerToken == "" && !isLoopbackHost(cfg.HTTP.Host) {
+		a.log.Warn("serving to other machines without --httpToken: anyone who reaches the port drives the browser")
+	}
+	h := jsonrpc.NewHTTPHandler(srv, opts)
+	mux := http.NewServeMux()
+	mux.Handle(mcpPath, h)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(a.log.Handler(), slog.LevelDebug)}
+	// Clients and tests read the address from this line (port 0 picks one).
+	fmt.Fprintf(stderr, "devtools-mcp: serving MCP over Streamable HTTP at http://%s%s\n", ln.Addr(), mcpPath)
+
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err = <-served:
+	case <-a.ctx.Done():
+	}
+	h.Close() // ends the sessions, disposing of their browser contexts
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = hs.Shutdown(ctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return err
+}
