@@ -3,9 +3,11 @@ module github.com/devtools-mcp/devtools-mcp/e2e
 go 1.26
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/devtools-mcp/devtools-mcp v0.0.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
