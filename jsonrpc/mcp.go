@@ -20,6 +20,7 @@ type ServerInfo struct {
 // {"type":"object"}, because MCP requires an object schema.
 type Tool struct {
 	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
 	Description string           `json:"description"`
 	InputSchema json.RawMessage  `json:"inputSchema"`
 	Annotations *ToolAnnotations `json:"annotations,omitempty"`
@@ -27,9 +28,14 @@ type Tool struct {
 
 // ToolAnnotations are hints about a tool for the client's UI and policy,
 // e.g. whether it can run without asking because it only reads.
+// All four hints are always sent, since MCP's defaults (destructive and
+// open-world when absent) are the cautious ones and ours are deliberate.
 type ToolAnnotations struct {
-	Title        string `json:"title,omitempty"`
-	ReadOnlyHint bool   `json:"readOnlyHint"`
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint bool   `json:"destructiveHint"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   bool   `json:"openWorldHint"`
 }
 
 // Content is one MCP content block of a tool result: either

@@ -168,13 +168,13 @@ func TestToolsList(t *testing.T) {
 type schemaless struct{ fakeHandler }
 
 func (schemaless) ListTools() []Tool {
-	return []Tool{{Name: "bare", Description: "no schema", Annotations: &ToolAnnotations{Title: "Bare", ReadOnlyHint: true}}}
+	return []Tool{{Name: "bare", Description: "no schema", Annotations: &ToolAnnotations{Title: "Bare", ReadOnlyHint: true, IdempotentHint: true}}}
 }
 
 func TestToolsListDefaults(t *testing.T) {
 	c := startServer(t, schemaless{})
 	m := c.call(1, "tools/list", nil)
-	want := `{"tools":[{"name":"bare","description":"no schema","inputSchema":{"type":"object"},"annotations":{"title":"Bare","readOnlyHint":true}}]}`
+	want := `{"tools":[{"name":"bare","description":"no schema","inputSchema":{"type":"object"},"annotations":{"title":"Bare","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}`
 	if string(m.Result) != want {
 		t.Errorf("result = %s\nwant     %s", m.Result, want)
 	}

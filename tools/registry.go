@@ -361,9 +361,10 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 		}
 		s.tools = append(s.tools, t)
 		s.byName[t.Name] = t
+		a := annotations(t)
 		s.listing = append(s.listing, jsonrpc.Tool{
-			Name: t.Name, Description: t.Description, InputSchema: t.schema,
-			Annotations: &jsonrpc.ToolAnnotations{ReadOnlyHint: t.ReadOnly},
+			Name: t.Name, Title: a.Title, Description: t.Description, InputSchema: t.schema,
+			Annotations: a,
 		})
 	}
 	return s
