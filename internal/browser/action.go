@@ -188,17 +188,24 @@ func (w *actionWatch) takeNavigation() bool {
 // A dialog the action opens ends the wait at once (the page is blocked
 // until handle_dialog). act's own error is returned as is.
 func (p *Page) Act(ctx context.Context, act func(ctx context.Context) error) (ActionReport, error) {
-	return p.act(ctx, nil, true, act)
+	return p.act(ctx, nil, inputWindow, act)
 }
 
 // ActAnswering runs act like Act, but answers the dialogs it opens with
-// answer instead of stopping at them. Without settle it returns as soon as
-// act is done.
+// answer instead of stopping at them; act is a script, whose effects have
+// started by the time it returns. Without settle it returns as soon as act
+// is done.
 func (p *Page) ActAnswering(ctx context.Context, answer DialogAnswer, settle bool, act func(ctx context.Context) error) (ActionReport, error) {
-	return p.act(ctx, answer, settle, act)
+	window := time.Duration(scriptWindow)
+	if !settle {
+		window = -1
+	}
+	return p.act(ctx, answer, window, act)
 }
 
-func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act func(ctx context.Context) error) (ActionReport, error) {
+// act runs act and waits for its effects, with window as the time in which
+// they must start (settleEffects); a negative window waits for nothing.
+func (p *Page) act(ctx context.Context, answer DialogAnswer, window time.Duration, act func(ctx context.Context) error) (ActionReport, error) {
 	var rep ActionReport
 	s, err := p.Session(ctx)
 	if err != nil {
@@ -207,6 +214,11 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act fu
 	sub, stop := p.sessions().watch(s, actionEvents...)
 	defer stop()
 	w := &actionWatch{page: p, mainFrame: p.TargetID, sub: sub, events: sub.Events(), answer: answer}
+	settle := window >= 0
+	if settle {
+		_, cpu := p.Emulator().Current().Slowdown()
+		p.watchEffects(ctx, s, cpu)
+	}
 
 	// The action runs beside the watch: input commands are not answered
 	// while a dialog they opened is showing.
@@ -230,7 +242,7 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act fu
 			if !settle || w.dialog != nil {
 				return w.report(), nil
 			}
-			return p.settle(ctx, w)
+			return p.settle(ctx, w, window)
 		case ev, ok := <-w.events:
 			if err := w.receive(ctx, ev, ok); err != nil {
 				return rep, err
@@ -244,15 +256,23 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, settle bool, act fu
 	}
 }
 
-// settle waits for the page to come to rest after an action: the DOM must
-// be quiet for domQuiet (at most domSettleCap). A main-frame navigation
-// that starts meanwhile is awaited until loaded (at most actionLoadCap),
-// then the new document gets the same quiet time. A dialog ends the wait.
-func (p *Page) settle(ctx context.Context, w *actionWatch) (ActionReport, error) {
+// settle waits for the page to come to rest after an action: when the
+// action set nothing going within window, at once; otherwise once nothing
+// it started is pending and the DOM was quiet for domQuiet (at most
+// domSettleCap). A main-frame navigation that starts meanwhile is awaited
+// until loaded (at most actionLoadCap), then the new document must be quiet
+// for domQuiet. A dialog ends the wait.
+func (p *Page) settle(ctx context.Context, w *actionWatch, window time.Duration) (ActionReport, error) {
 	timedOut := false
 	load, cpu := p.Emulator().Current().Slowdown()
-	for range 3 { // a page that keeps navigating gets three rounds
-		navigated, err := w.quietOrNavigation(ctx, p.quietDOM(ctx, cpu))
+	for round := range 3 { // a page that keeps navigating gets three rounds
+		var quiet <-chan error
+		if round == 0 {
+			quiet = p.settleEffects(ctx, window, cpu)
+		} else {
+			quiet = p.quietDOM(ctx, cpu)
+		}
+		navigated, err := w.quietOrNavigation(ctx, quiet)
 		if err != nil {
 			return ActionReport{}, err
 		}

@@ -14,6 +14,10 @@ var (
 	elementOfNodeJS string // returns the element that holds a node
 	//go:embed js/element-rect.js
 	elementRectJS string // scrolls an element into view and returns its border box
+	//go:embed js/effects-settle.js
+	effectsSettleJS string // waits until what an action set going is over
+	//go:embed js/effects-watch.js
+	effectsWatchJS string // records what an action sets going
 	//go:embed js/execute-tool.js
 	executeToolJS string // runs a developer tool of the page
 	//go:embed js/fetch-text.js
