@@ -32,7 +32,7 @@ const (
 )
 
 const cliUsage = `Usage:
-  devtools-mcp <tool> [required args] [--option value] [--output-format=text|json]
+  devtools-mcp <tool> [required args] [--option value] [--output-format=md|json]
   devtools-mcp <tool> --help     the tool's arguments
   devtools-mcp start [flags]     start the background daemon with server flags
   devtools-mcp status            whether the daemon runs: pid, browser, pages
@@ -70,7 +70,7 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
 		return 1
 	}
-	c := &cli{paths: paths, stdout: stdout, stderr: stderr}
+	c := &cli{paths: paths, stdout: stdout, stderr: stderr, g: grammar{prog: "devtools-mcp"}}
 	switch args[0] {
 	case "start":
 		return c.start(args[1:])
@@ -91,17 +91,26 @@ func runCLI(args []string, stdout, stderr io.Writer) int {
 type cli struct {
 	paths          daemon.Paths
 	stdout, stderr io.Writer
+	g              grammar
+}
+
+// usage is the command line's usage text, in its grammar.
+func (c *cli) usage() string {
+	if c.g.ref {
+		return refUsage
+	}
+	return cliUsage
 }
 
 // failf reports a failure and returns exit status 1.
 func (c *cli) failf(format string, args ...any) int {
-	fmt.Fprintf(c.stderr, "devtools-mcp: "+format+"\n", args...)
+	fmt.Fprintf(c.stderr, c.g.prog+": "+format+"\n", args...)
 	return 1
 }
 
 // usagef reports a usage error followed by help, and returns exit status 2.
 func (c *cli) usagef(help, format string, args ...any) int {
-	fmt.Fprintf(c.stderr, "devtools-mcp: "+format+"\n\n%s", append(args, help)...)
+	fmt.Fprintf(c.stderr, c.g.prog+": "+format+"\n\n%s", append(args, help)...)
 	return 2
 }
 
@@ -115,8 +124,12 @@ func (c *cli) daemonArgv(flags []string) ([]string, error) {
 		return nil, err
 	}
 	argv := []string{"", "daemon", "--session=" + c.paths.Session, "--headless", "--allowUnrestrictedPaths"}
-	if cfg.UserDataDir == "" && !cfg.AutoConnect && cfg.BrowserURL == "" && cfg.WSEndpoint == "" {
+	connects := cfg.AutoConnect || cfg.BrowserURL != "" || cfg.WSEndpoint != ""
+	if cfg.UserDataDir == "" && !connects {
 		argv = append(argv, "--isolated")
+	}
+	if c.g.ref {
+		argv = append(argv, refDaemonDefaults(connects)...)
 	}
 	argv = append(argv, flags...)
 	if _, err := ParseFlags(argv[3:]); err != nil {
@@ -147,18 +160,33 @@ It launches Chrome headless with a temporary profile unless the flags say
 otherwise (--no-headless, --userDataDir, --browserUrl, ...).
 `
 
+// startUsage is start's usage text, in the command line's grammar.
+func (c *cli) startUsage() string {
+	if c.g.ref {
+		return strings.Replace(startUsage, "Usage: devtools-mcp start", "Usage: chrome-devtools start", 1) +
+			"A daemon already running is stopped first, so the flags always apply.\n"
+	}
+	return startUsage
+}
+
 func (c *cli) start(flags []string) int {
 	argv, err := c.daemonArgv(flags)
 	var ue *UsageError
 	switch {
 	case errors.As(err, &ue):
-		return c.usagef(startUsage, "start: %v", err)
+		return c.usagef(c.startUsage(), "start: %v", err)
 	case err != nil:
 		return c.failf("%v", err)
 	}
 	if slices.ContainsFunc(flags, func(f string) bool { return f == "-h" || f == "--help" }) {
-		fmt.Fprint(c.stdout, startUsage)
+		fmt.Fprint(c.stdout, c.startUsage())
 		return 0
+	}
+	if c.g.ref {
+		// The reference's start is a restart: the new flags always apply.
+		if _, err := c.stopDaemon(); err != nil {
+			return c.failf("start: %v", err)
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
@@ -174,7 +202,7 @@ func (c *cli) start(flags []string) int {
 	if !started {
 		fmt.Fprintf(c.stdout, "The daemon of session %q already runs (pid %d).\n", c.paths.Session, st.PID)
 		if len(flags) > 0 {
-			return c.failf("start: the running daemon keeps its own flags; run devtools-mcp stop first to start it with %s", strings.Join(flags, " "))
+			return c.failf("start: the running daemon keeps its own flags; run %s stop first to start it with %s", c.g.prog, strings.Join(flags, " "))
 		}
 		return 0
 	}
@@ -184,37 +212,54 @@ func (c *cli) start(flags []string) int {
 
 func (c *cli) stop(args []string) int {
 	if len(args) > 0 {
-		return c.usagef(cliUsage, "stop takes no arguments")
+		return c.usagef(c.usage(), "stop takes no arguments")
 	}
+	pid, err := c.stopDaemon()
+	switch {
+	case err != nil:
+		return c.failf("stop: %v", err)
+	case pid == 0:
+		fmt.Fprintf(c.stdout, "The daemon of session %q is not running.\n", c.paths.Session)
+	default:
+		fmt.Fprintf(c.stdout, "Stopped the daemon of session %q (pid %d).\n", c.paths.Session, pid)
+	}
+	return 0
+}
+
+// stopDaemon stops the session's daemon and returns its pid, or 0 when
+// none runs.
+func (c *cli) stopDaemon() (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
 	cl, err := daemon.Running(ctx, c.paths, version)
 	if errors.Is(err, daemon.ErrNotRunning) {
-		fmt.Fprintf(c.stdout, "The daemon of session %q is not running.\n", c.paths.Session)
-		return 0
+		return 0, nil
 	}
 	if err != nil {
-		return c.failf("stop: %v", err)
+		return 0, err
 	}
 	defer cl.Close()
 	st, err := cl.Stop(ctx)
 	if err != nil {
-		return c.failf("stop: %v", err)
+		return 0, err
 	}
-	fmt.Fprintf(c.stdout, "Stopped the daemon of session %q (pid %d).\n", c.paths.Session, st.PID)
-	return 0
+	return st.PID, nil
 }
 
-// status prints whether the daemon runs; the exit status is 1 when not.
+// status prints whether the daemon runs; the exit status is 1 when not,
+// except in the reference's grammar, whose status always succeeds.
 func (c *cli) status(args []string) int {
 	if len(args) > 0 {
-		return c.usagef(cliUsage, "status takes no arguments")
+		return c.usagef(c.usage(), "status takes no arguments")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	cl, err := daemon.Running(ctx, c.paths, version)
 	if errors.Is(err, daemon.ErrNotRunning) {
 		fmt.Fprintf(c.stdout, "The daemon of session %q is not running.\n", c.paths.Session)
+		if c.g.ref {
+			return 0
+		}
 		return 1
 	}
 	if err != nil {
@@ -232,7 +277,7 @@ func (c *cli) status(args []string) int {
 
 // help prints the usage and the daemon's tools.
 func (c *cli) help() int {
-	fmt.Fprint(c.stdout, cliUsage)
+	fmt.Fprint(c.stdout, c.usage())
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	cl, err := c.connect(ctx)
@@ -286,19 +331,19 @@ func (c *cli) tool(name string, argv []string) int {
 		if s := closestTool(list, name); s != "" {
 			msg += fmt.Sprintf("; did you mean %s?", s)
 		}
-		return c.usagef(cliUsage+"\nTools:\n"+toolList(list), "%s", msg)
+		return c.usagef(c.usage()+"\nTools:\n"+toolList(list), "%s", msg)
 	}
 	t := list[i]
 	params, err := toolParams(t.InputSchema)
 	if err != nil {
 		return c.failf("%s: %v", name, err)
 	}
-	call, err := parseToolArgs(params, argv)
+	call, err := parseToolArgs(name, params, argv, c.g)
 	if err != nil {
-		return c.usagef(toolHelp(t, params), "%s: %v", name, err)
+		return c.usagef(toolHelp(t, params, c.g), "%s: %v", name, err)
 	}
 	if call.help {
-		fmt.Fprint(c.stdout, toolHelp(t, params))
+		fmt.Fprint(c.stdout, toolHelp(t, params, c.g))
 		return 0
 	}
 	// The tool may run long (a trace, a slow page); Ctrl-C ends it, and
@@ -308,6 +353,9 @@ func (c *cli) tool(name string, argv []string) int {
 	raw, err := cl.CallTool(runCtx, name, call.args)
 	if err != nil {
 		return c.failf("%s: %v", name, err)
+	}
+	if c.g.ref {
+		return c.printRef(name, raw, call.json)
 	}
 	return c.print(name, raw, call.json)
 }

@@ -110,10 +110,57 @@ type toolCall struct {
 	help bool
 }
 
+// grammar is how a tool command reads: ours (devtools-mcp), or the
+// reference's chrome-devtools, which also takes the page id positionally.
+type grammar struct {
+	prog string // the command's name, for messages and help
+	ref  bool   // the reference's chrome-devtools grammar
+}
+
+// slot is one positional argument of a tool command.
+type slot struct {
+	*param
+	needed bool // the command fails without it
+}
+
+// positionalSlots lists the positional arguments of a tool, in order: its
+// required parameters, then the optional one the tool is about (see
+// leadingOptional). The reference's grammar puts the page id first, except
+// for a tool with an optional positional, where a leading number would be
+// ambiguous; there the page id stays an option, as in the reference.
+func positionalSlots(tool string, params []param, g grammar) []slot {
+	var slots []slot
+	optional := paramNamed(params, leadingOptional(tool))
+	if p := paramNamed(params, "pageId"); g.ref && p != nil && !p.required && optional == nil {
+		slots = append(slots, slot{p, true})
+	}
+	for i := range params {
+		if params[i].required {
+			slots = append(slots, slot{&params[i], true})
+		}
+	}
+	if optional != nil && !optional.required {
+		slots = append(slots, slot{optional, false})
+	}
+	return slots
+}
+
+// leadingOptional names the optional parameter a tool takes positionally,
+// or "": evaluate_script's function, optional only because a file may
+// replace it, is what every call is about.
+func leadingOptional(tool string) string {
+	if tool == "evaluate_script" {
+		return "function"
+	}
+	return ""
+}
+
 // parseToolArgs turns a tool's command-line arguments into its MCP
-// arguments: positionals fill the required parameters in order (the last
-// one, when a list, takes the rest), --name value sets any parameter.
-func parseToolArgs(params []param, argv []string) (*toolCall, error) {
+// arguments: positionals fill the tool's positional slots in order (the
+// last one, when a list, takes the rest), skipping those an option already
+// set; --name value sets any parameter. A switch takes an optional true or
+// false after it (--dblClick true), as the reference's command line does.
+func parseToolArgs(tool string, params []param, argv []string, g grammar) (*toolCall, error) {
 	call := &toolCall{args: map[string]any{}}
 	var positional []string
 	for i := 0; i < len(argv); i++ {
@@ -140,6 +187,10 @@ func parseToolArgs(params []param, argv []string) (*toolCall, error) {
 		case hasValue:
 		case p != nil && p.typ == "boolean":
 			value = "true"
+			if i+1 < len(argv) && (argv[i+1] == "true" || argv[i+1] == "false") {
+				i++
+				value = argv[i]
+			}
 		case i+1 < len(argv):
 			i++
 			value = argv[i]
@@ -147,37 +198,40 @@ func parseToolArgs(params []param, argv []string) (*toolCall, error) {
 			return nil, fmt.Errorf("--%s needs a value", name)
 		}
 		if isFormat {
-			if value != "text" && value != "json" {
-				return nil, fmt.Errorf("--output-format must be text or json, got %q", value)
+			switch value {
+			case "text", "md":
+			case "json":
+				call.json = true
+			default:
+				return nil, fmt.Errorf("--output-format must be md (or text) or json, got %q", value)
 			}
-			call.json = value == "json"
 			continue
 		}
 		if err := p.set(call.args, value); err != nil {
 			return nil, err
 		}
 	}
-	var required []*param
-	for i := range params {
-		if params[i].required {
-			required = append(required, &params[i])
+	var open []slot // the slots no option filled
+	for _, s := range positionalSlots(tool, params, g) {
+		if _, set := call.args[s.name]; !set {
+			open = append(open, s)
 		}
 	}
 	for i, value := range positional {
-		if len(required) == 0 {
-			return nil, fmt.Errorf("unexpected argument %q: this tool takes only options", value)
+		if len(open) == 0 {
+			return nil, fmt.Errorf("unexpected argument %q: this tool takes only options here", value)
 		}
-		p := required[min(i, len(required)-1)]
-		if i >= len(required) && p.typ != "array" {
-			return nil, fmt.Errorf("unexpected argument %q: this tool takes %d positional argument(s)", value, len(required))
+		s := open[min(i, len(open)-1)]
+		if i >= len(open) && s.typ != "array" {
+			return nil, fmt.Errorf("unexpected argument %q: this tool takes %d positional argument(s) here", value, len(open))
 		}
-		if err := p.set(call.args, value); err != nil {
+		if err := s.set(call.args, value); err != nil {
 			return nil, err
 		}
 	}
-	for _, p := range required {
-		if _, ok := call.args[p.name]; !ok {
-			return nil, fmt.Errorf("missing the required argument <%s>", p.name)
+	for _, s := range open {
+		if _, ok := call.args[s.name]; !ok && s.needed {
+			return nil, fmt.Errorf("missing the required argument <%s>", s.name)
 		}
 	}
 	return call, nil
@@ -266,8 +320,10 @@ func (p *param) convert(typ, value string) (any, error) {
 		}
 		return n, nil
 	case "number":
-		n, err := strconv.ParseFloat(value, 64)
-		if err != nil || n != n || n > 1e308 || n < -1e308 {
+		// A JSON number: ParseFloat would also take 1_2 (as 12), hex
+		// floats and Inf, which no one means on a command line.
+		var n float64
+		if err := json.Unmarshal([]byte(value), &n); err != nil {
 			return nil, fmt.Errorf("<%s> must be a number, got %q", p.name, value)
 		}
 		return n, nil
@@ -297,40 +353,53 @@ func absPath(path string) string {
 }
 
 // toolHelp describes a tool's command line from its schema.
-func toolHelp(t jsonrpc.Tool, params []param) string {
+func toolHelp(t jsonrpc.Tool, params []param, g grammar) string {
 	var b strings.Builder
-	b.WriteString("Usage: devtools-mcp " + t.Name)
-	var options []param
-	for _, p := range params {
-		if p.required {
-			b.WriteString(" <" + p.name + ">")
+	b.WriteString("Usage: " + g.prog + " " + t.Name)
+	slots := positionalSlots(t.Name, params, g)
+	isSlot := func(p param) bool {
+		return slices.ContainsFunc(slots, func(s slot) bool { return s.name == p.name })
+	}
+	for _, s := range slots {
+		if s.needed {
+			b.WriteString(" <" + s.name + ">")
 		} else {
-			options = append(options, p)
+			b.WriteString(" [" + s.name + "]")
 		}
 	}
 	b.WriteString(" [options]\n\n")
 	writeWrapped(&b, t.Description, "", 80)
-	if len(options) < len(params) {
-		b.WriteString("\nArguments (required, in this order):\n")
+	if len(slots) > 0 {
+		b.WriteString("\nArguments (in this order):\n")
 	}
-	for _, p := range params {
-		if !p.required {
-			continue
+	for _, s := range slots {
+		b.WriteString("  <" + s.name + ">  " + s.kind())
+		if !s.needed {
+			b.WriteString(" (optional)")
 		}
-		b.WriteString("  <" + p.name + ">  " + p.kind() + "\n")
-		writeWrapped(&b, p.desc, "      ", 80)
+		b.WriteString("\n")
+		writeWrapped(&b, s.desc, "      ", 80)
 	}
 	b.WriteString("\nOptions:\n")
-	for _, p := range options {
+	for _, p := range params {
+		if isSlot(p) && p.required {
+			continue
+		}
 		head := "  --" + p.name
 		if p.typ != "boolean" {
 			head += " " + p.kind()
+		} else {
+			head += " [true|false]"
 		}
 		b.WriteString(head + "\n")
 		writeWrapped(&b, p.desc, "      ", 80)
 	}
-	b.WriteString("  --output-format text|json\n")
-	writeWrapped(&b, "text (default): the tool's answer, with images saved to files; json: the raw MCP result.", "      ", 80)
+	b.WriteString("  --output-format md|json\n")
+	if g.ref {
+		writeWrapped(&b, "md (default): the tool's answer, with images saved to files; json: the tool's structured content.", "      ", 80)
+	} else {
+		writeWrapped(&b, "md (default, also text): the tool's answer, with images saved to files; json: the raw MCP result.", "      ", 80)
+	}
 	return b.String()
 }
 

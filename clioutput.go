@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +35,16 @@ func (c *cli) print(tool string, raw json.RawMessage, asJSON bool) int {
 		fmt.Fprintf(c.stdout, "%s\n", raw)
 		return status
 	}
-	for _, block := range res.Content {
+	if code := c.writeBlocks(out, tool, res.Content); code != 0 {
+		return code
+	}
+	return status
+}
+
+// writeBlocks writes content blocks to out: text as is, images saved to
+// files whose paths are written. It returns 1 when an image cannot be saved.
+func (c *cli) writeBlocks(out io.Writer, tool string, content []jsonrpc.Content) int {
+	for _, block := range content {
 		switch block.Type {
 		case "text":
 			fmt.Fprint(out, block.Text)
@@ -52,7 +62,7 @@ func (c *cli) print(tool string, raw json.RawMessage, asJSON bool) int {
 			fmt.Fprintf(out, "%s\n", b)
 		}
 	}
-	return status
+	return 0
 }
 
 // saveImage writes an image block to a new file in the current directory,

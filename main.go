@@ -26,6 +26,9 @@ import (
 var version = "0.1.0"
 
 func main() {
+	if isRefCLI(os.Args[0]) { // see cliref.go
+		os.Exit(runChromeDevtools(os.Args[1:], os.Stdout, os.Stderr))
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

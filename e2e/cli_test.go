@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +27,7 @@ import (
 // shell runs the binary as a command-line client of one session.
 type shell struct {
 	t       testing.TB
+	prog    string // the program to run; the built binary when ""
 	env     []string
 	cwd     string
 	runtime string // $XDG_RUNTIME_DIR/devtools-mcp
@@ -77,7 +79,7 @@ func (sh *shell) run(args ...string) (stdout, stderr string, code int) {
 	sh.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := exec.CommandContext(ctx, cmp.Or(sh.prog, binary), args...)
 	cmd.Env, cmd.Dir = sh.env, sh.cwd
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -416,7 +418,7 @@ func TestCLIOutput(t *testing.T) {
 func TestCLIUsage(t *testing.T) {
 	sh := newShell(t, "default")
 	help := sh.ok("navigate_page", "--help")
-	mustContain(t, help, "Usage: devtools-mcp navigate_page [options]", "--type url|back|forward|reload", "--timeout integer", "--ignoreCache\n")
+	mustContain(t, help, "Usage: devtools-mcp navigate_page [options]", "--type url|back|forward|reload", "--timeout integer", "--ignoreCache [true|false]\n")
 	mustContain(t, sh.ok("new_page", "--help"), "Usage: devtools-mcp new_page <url> [options]", "<url>  string", "URL to load")
 
 	cases := []struct {
@@ -428,7 +430,7 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"new_page", "about:blank", "--timeout", "soon"}, []string{"<timeout> must be a whole number", "Usage: devtools-mcp new_page <url>"}},
 		{[]string{"navigate_page", "--type", "sideways"}, []string{"must be one of url, back, forward, reload", "Usage: devtools-mcp navigate_page"}},
 		{[]string{"list_pages", "--bogus"}, []string{"unknown option --bogus", "Usage: devtools-mcp list_pages"}},
-		{[]string{"list_pages", "--output-format=xml"}, []string{"--output-format must be text or json", "Usage: devtools-mcp list_pages"}},
+		{[]string{"list_pages", "--output-format=xml"}, []string{"--output-format must be md (or text) or json", "Usage: devtools-mcp list_pages"}},
 		{[]string{"take_snapshot", "--maxChars"}, []string{"--maxChars needs a value", "Usage: devtools-mcp take_snapshot"}},
 		{[]string{"lis_pages"}, []string{`unknown command or tool "lis_pages"; did you mean list_pages?`, "  list_pages  "}},
 		{[]string{"start", "--bogus"}, []string{"unknown flag --bogus", "Usage: devtools-mcp start"}},
