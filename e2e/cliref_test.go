@@ -39,9 +39,9 @@ func refShell(t *testing.T) *shell {
 	return sh
 }
 
-// shellWords splits a command line as a POSIX shell would for the quoting
+// exampleWords splits a command line as a POSIX shell would for the quoting
 // the examples use: single quotes, double quotes, plain words.
-func shellWords(line string) ([]string, error) {
+func exampleWords(line string) ([]string, error) {
 	var words []string
 	var w strings.Builder
 	inWord := false
@@ -87,7 +87,7 @@ func examples(t *testing.T) [][]string {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		words, err := shellWords(line)
+		words, err := exampleWords(line)
 		if err != nil || len(words) < 2 || words[0] != "chrome-devtools" {
 			t.Fatalf("examples.txt: bad line %q (%v)", line, err)
 		}
