@@ -130,6 +130,14 @@ type CreateBrowserContextResult struct {
 	BrowserContextID string `json:"browserContextId"`
 }
 
+// GetBrowserContextsResult is the result of Target.getBrowserContexts: the
+// contexts created with Target.createBrowserContext, and the id of the
+// default one (the profile the browser started with).
+type GetBrowserContextsResult struct {
+	BrowserContextIDs       []string `json:"browserContextIds"`
+	DefaultBrowserContextID string   `json:"defaultBrowserContextId,omitempty"`
+}
+
 // DisposeBrowserContextParams are the parameters of
 // Target.disposeBrowserContext, which closes every page of a browser context
 // (without beforeunload) and deletes it.
@@ -206,6 +214,7 @@ var (
 	TargetActivateTarget        = Command[ActivateTargetParams, Empty]{"Target.activateTarget"}
 	TargetCreateBrowserContext  = Command[CreateBrowserContextParams, CreateBrowserContextResult]{"Target.createBrowserContext"}
 	TargetDisposeBrowserContext = Command[DisposeBrowserContextParams, Empty]{"Target.disposeBrowserContext"}
+	TargetGetBrowserContexts    = Query[GetBrowserContextsResult]{"Target.getBrowserContexts"}
 
 	TargetTargetCreated      = Event[TargetCreatedEvent]{"Target.targetCreated"}
 	TargetTargetInfoChanged  = Event[TargetInfoChangedEvent]{"Target.targetInfoChanged"}

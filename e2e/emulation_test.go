@@ -306,6 +306,34 @@ func TestEmulateEachKindAndClear(t *testing.T) {
 	}
 }
 
+// TestGeolocationInEveryProfile checks that geolocation emulation works in
+// each kind of profile the server starts Chrome with (--isolated, a
+// --userDataDir of the user's) and in an isolated context of new_page, on
+// every supported Chrome: the oldest ones refuse the default profile's id
+// in Browser.setPermission.
+func TestGeolocationInEveryProfile(t *testing.T) {
+	site := pages(t, map[string]string{"/": `<title>Geo</title>`})
+	pos := "() => new Promise(r => navigator.geolocation.getCurrentPosition(p => r([p.coords.latitude, p.coords.longitude]), e => r(e.message)))"
+	for name, args := range map[string][]string{
+		"isolated":    headless,
+		"userDataDir": {"--headless", "--userDataDir", t.TempDir()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := startServer(t, args...)
+			s.ok("navigate_page", map[string]any{"url": site.URL})
+			s.ok("emulate", map[string]any{"geolocation": "48.8584,2.2945"})
+			if got := s.eval(pos); got != "[48.8584,2.2945]" {
+				t.Fatalf("navigator.geolocation reports %s", got)
+			}
+			s.ok("new_page", map[string]any{"url": site.URL, "isolatedContext": "geo"})
+			s.ok("emulate", map[string]any{"geolocation": "-33.85,151.2"})
+			if got := s.eval(pos); got != "[-33.85,151.2]" {
+				t.Fatalf("in an isolated context navigator.geolocation reports %s", got)
+			}
+		})
+	}
+}
+
 func TestEmulateNetworkConditions(t *testing.T) {
 	site, _ := recordingSite(t, map[string]string{"/": `<title>Net</title>`, "/api": "ok"})
 	s := startServer(t, headless...)
@@ -363,6 +391,7 @@ func TestEmulateRejectsBadValues(t *testing.T) {
 		{map[string]any{"geolocation": "north"}, "latitude -90 to 90"},
 		{map[string]any{"viewport": "abc"}, "<width>x<height>x<devicePixelRatio>[,mobile][,touch][,landscape]"},
 		{map[string]any{"viewport": "390x844x3,tablet"}, `unknown flag "tablet"`},
+		{map[string]any{"viewport": "20000000x844", "colorScheme": "dark"}, "1 to 10000000"},
 		{map[string]any{"extraHttpHeaders": "X-A: b"}, `JSON object`},
 		{map[string]any{"cpuThrottlingRate": 50}, "between 1 (no slowdown) and 20"},
 		{map[string]any{"networkConditions": "5G"}, "networkConditions"},

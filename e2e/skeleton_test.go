@@ -195,15 +195,26 @@ func TestSlimNavigateEvaluateScreenshot(t *testing.T) {
 	}
 }
 
+// chromiumPath is the Chromium the tests run against: $CHROME_PATH (which
+// the server under test honours as well), else chromium from PATH.
+func chromiumPath(t testing.TB) string {
+	t.Helper()
+	if exe := os.Getenv("CHROME_PATH"); exe != "" {
+		return exe
+	}
+	exe, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatalf("Chromium is needed (apt-get install chromium, or set CHROME_PATH): %v", err)
+	}
+	return exe
+}
+
 // chromium starts a headless Chromium with a debugging port of its own, as a
 // user would, and returns its WebSocket URL and profile dir. It is killed
 // when the test ends.
 func chromium(t testing.TB) (wsURL, profile string, proc *os.Process) {
 	t.Helper()
-	exe, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatalf("Chromium is needed (apt-get install chromium): %v", err)
-	}
+	exe := chromiumPath(t)
 	profile = t.TempDir()
 	args := []string{"--headless=new", "--remote-debugging-port=0", "--user-data-dir=" + profile,
 		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "about:blank"}

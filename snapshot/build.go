@@ -198,7 +198,7 @@ func (b *builder) frame(f *Frame) int32 {
 
 // newItem adds an item for ax, a node of f with the given role.
 func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool) int32 {
-	it := item{ax: ax, scope: f.Scope, world: f.World, role: role, name: str(ax.Name)}
+	it := item{ax: ax, scope: f.Scope, world: f.World, role: role, name: accessibleName(role, str(ax.Name))}
 	for i := range ax.Properties {
 		p := &ax.Properties[i]
 		switch p.Name {
@@ -227,6 +227,21 @@ func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool
 	b.items = append(b.items, it)
 	return int32(len(b.items) - 1)
 }
+
+// accessibleName is name as an agent reads it, the same whatever the
+// Chromium version: Chromium up to about 150 keeps the whitespace around a
+// label's text (textbox "Username ", checkbox " Remember me"), later ones
+// trim it. Text nodes keep theirs: it is part of the text they stand for.
+func accessibleName(role, name string) string {
+	if role == "StaticText" || role == "InlineTextBox" || name == "" {
+		return name
+	}
+	return strings.Trim(name, htmlSpace)
+}
+
+// htmlSpace is the ASCII whitespace HTML collapses and trims in names; a
+// no-break space is content, not padding.
+const htmlSpace = " \t\n\f\r"
 
 // isPassword tells whether ax is a password input: listed in f.Passwords, or
 // a textbox whose value Chromium masked (non-empty, all "•").
@@ -558,6 +573,15 @@ func (b *builder) props(it *item) []Prop {
 	}
 	if ax.Description != nil {
 		set(kv{"description", str(ax.Description), truthy(ax.Description)})
+	}
+	// A range input's value text is its value: Chromium about 150 and older
+	// leave it empty, later ones fill it in.
+	if it.role == "slider" && ax.Value != nil {
+		for i := range raw {
+			if raw[i].name == "valuetext" && raw[i].s == "" {
+				raw[i].s = str(ax.Value)
+			}
+		}
 	}
 	// An option's AX node has no value: the reference server shows its text.
 	if it.role == "option" && it.name != "" {

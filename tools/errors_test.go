@@ -3,11 +3,13 @@ package tools_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/cdptest"
 	"github.com/devtools-mcp/devtools-mcp/internal/tooltest"
 	"github.com/devtools-mcp/devtools-mcp/tools"
 )
@@ -25,6 +27,19 @@ func TestBrowserGoneMidCall(t *testing.T) {
 		"Note: the browser was restarted or reconnected since the last call, so page ids changed.", "2: about:blank [selected]"}})
 	e.Check(tooltest.Step{Tool: "select_page", Args: `{"pageId":1}`, Error: true,
 		Want: []string{"page 1 belonged to a browser that has since closed or reconnected; open pages: 2"}})
+}
+
+// TestOldBrowserWarning checks that a browser older than the supported
+// versions is used, and that the first answer on it says so, once.
+func TestOldBrowserWarning(t *testing.T) {
+	e := tooltest.Replay(t, "navigation", tools.Options{}, browser.Options{})
+	e.Scenario.Script(cdptest.Exchange{Method: cdp.BrowserGetVersion.Method, Result: []byte(`{"product":"HeadlessChrome/120.0.6099.71"}`)})
+	e.Check(tooltest.Step{Tool: "list_pages", Want: []string{
+		fmt.Sprintf("Warning: Chrome 120.0.6099.71 is older than the supported versions (Chrome %d to %d)", browser.OldestSupportedMajor, browser.NewestTestedMajor),
+		"1: about:blank [selected]"}})
+	if a := e.Call("list_pages", ""); strings.Contains(a.Text, "Warning") {
+		t.Errorf("the second answer warns again:\n%s", a.Text)
+	}
 }
 
 // TestBrowserRefuses checks that a command Chrome refuses reaches the

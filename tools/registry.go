@@ -426,8 +426,15 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 		return err
 	}
 	c.Browser = b
-	if c.sess.lastBrowser.Swap(b) != b && b.FirstPageID() > 1 {
-		c.Resp.Linef("Note: the browser was restarted or reconnected since the last call, so page ids changed. Call list_pages to see the open pages.")
+	if c.sess.lastBrowser.Swap(b) != b {
+		// The first call on a browser says when it is older than the
+		// supported versions; the server works with it all the same.
+		if w := b.VersionWarning(); w != "" {
+			c.Resp.Linef("%s", w)
+		}
+		if b.FirstPageID() > 1 {
+			c.Resp.Linef("Note: the browser was restarted or reconnected since the last call, so page ids changed. Call list_pages to see the open pages.")
+		}
 	}
 	if t.Scope != ScopeBrowser {
 		p, err := s.page(ctx, b, args)

@@ -143,6 +143,7 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		b.conn, b.proc = conn, proc
 		m.log.Info("launched Chrome", "pid", proc.cmd.Process.Pid)
 	}
+	b.learnVersion(ctx)
 	b.targets = b.conn.SubscribeFunc("", b.onEvent, targetEvents...)
 	if b.filter = newURLFilter(m.opts.BlockedURLPatterns, m.opts.AllowedURLPatterns); b.filter != nil {
 		if err := b.filter.install(ctx, b); err != nil {
@@ -201,6 +202,7 @@ type Browser struct {
 	ids     *atomic.Int64 // the page id counter: the Manager's, or a Scope's
 	firstID int           // the first page id handed out for this browser
 	filter  *urlFilter
+	facts   browserFacts // its version and default context
 
 	// root is the session of browser-level commands and target events:
 	// "" for the connection's own, or, in a Scope's view, a session of

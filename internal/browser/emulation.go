@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -168,32 +169,58 @@ func (em Emulator) Summary() string { return em.Current().String() }
 // emulation lasts across navigations until changed. It reports whether the
 // page must reload for the change to take effect: pages learn whether they
 // run on a touch or mobile device only when they load.
+//
+// It is all or nothing: when a part cannot be set, the parts set before it
+// are set back to the previous emulation, and the error says so (or, when
+// even that fails, which parts the page emulates now).
 func (em Emulator) Emulate(ctx context.Context, e Emulation) (reload bool, err error) {
 	s, err := em.page.Session(ctx)
 	if err != nil {
 		return false, err
 	}
 	old := em.Current()
-	if err := em.applyEmulation(ctx, s, e, false); err != nil {
-		return false, err
-	}
-	if old.Geolocation != nil && e.Geolocation == nil {
-		if err := em.setGeolocationPermission(ctx, "prompt"); err != nil {
-			return false, err
-		}
+	if err := em.applyEmulation(ctx, s, e, false, permissionChange(old, e)); err != nil {
+		return false, em.undo(ctx, s, old, e, err)
 	}
 	em.page.emu.set(e)
 	em.page.sessions().synced() // every iframe attached so far gets e
 	for _, fs := range em.page.events.frameSessions() {
 		// A frame that goes away meanwhile needs no emulation, and says so
 		// with an error that is not worth more than a debug line.
-		if err := em.applyEmulation(ctx, fs, e, true); err != nil {
+		if err := em.applyEmulation(ctx, fs, e, true, ""); err != nil {
 			em.page.browser.log.Debug("emulation not applied to an iframe", "target", em.page.TargetID, "session", fs.ID, "err", err)
 		}
 	}
 	oldTouch, oldMobile := old.touchAndMobile()
 	touch, mobile := e.touchAndMobile()
 	return oldTouch != touch || oldMobile != mobile, nil
+}
+
+// undo sets the page back to old after applying e failed with err, and
+// returns the error to report: err with what the page emulates now.
+func (em Emulator) undo(ctx context.Context, s *cdp.Session, old, e Emulation, err error) error {
+	var pe *partialEmulation
+	if !errors.As(err, &pe) || len(pe.applied) == 0 {
+		return fmt.Errorf("%w. Nothing was changed", err)
+	}
+	if uerr := em.applyEmulation(ctx, s, old, false, permissionChange(e, old)); uerr != nil {
+		return fmt.Errorf("%w. Set: %s; not set: %s. Setting the previous emulation back failed too (%v): call emulate again",
+			err, strings.Join(pe.applied, ", "), strings.Join(pe.notApplied, ", "), uerr)
+	}
+	return fmt.Errorf("%w. Nothing was changed: the parts already set (%s) were set back", err, strings.Join(pe.applied, ", "))
+}
+
+// permissionChange is the geolocation permission to set when the page's
+// emulation goes from old to e: granted while a position is emulated, back
+// to prompt when it no longer is, "" for no change.
+func permissionChange(old, e Emulation) string {
+	switch {
+	case e.Geolocation != nil:
+		return "granted"
+	case old.Geolocation != nil:
+		return "prompt"
+	}
+	return ""
 }
 
 // restoreEmulation applies the page's emulation to s, a new session of the
@@ -204,29 +231,84 @@ func (em Emulator) restoreEmulation(ctx context.Context, s *cdp.Session, frame b
 	if e.String() == "" {
 		return nil
 	}
-	return em.applyEmulation(ctx, s, e, frame)
+	permission := ""
+	if e.Geolocation != nil && !frame {
+		permission = "granted"
+	}
+	return em.applyEmulation(ctx, s, e, frame, permission)
 }
 
+// emulationStep is one part of an emulation: what it sets, in the words of
+// emulate's arguments, and the command that sets it.
+type emulationStep struct {
+	what string
+	do   func(ctx context.Context) error
+}
+
+// partialEmulation is the error of an emulation that stopped at a step:
+// which parts were set before it, and which were not.
+type partialEmulation struct {
+	page                int
+	failed              string
+	applied, notApplied []string
+	err                 error
+}
+
+func (e *partialEmulation) Error() string {
+	return fmt.Sprintf("emulate on page %d: could not set %s: %v", e.page, e.failed, e.err)
+}
+
+func (e *partialEmulation) Unwrap() error { return e.err }
+
 // applyEmulation sets every kind of emulation of e on session s, turning off
-// the kinds e leaves empty. For the session of a cross-process iframe
+// the kinds e leaves empty, and sets the page's geolocation permission to
+// permission unless that is "". For the session of a cross-process iframe
 // (frame), the viewport is left alone: the iframe's size comes from its
-// element in the page.
-func (em Emulator) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation, frame bool) error {
+// element in the page. The browser-wide permission goes first: it is the
+// part that can fail for reasons of the browser rather than the page, and
+// then nothing else was changed. A failure is a *partialEmulation.
+func (em Emulator) applyEmulation(ctx context.Context, s *cdp.Session, e Emulation, frame bool, permission string) error {
+	steps := em.emulationSteps(s, e, frame)
+	if permission != "" {
+		steps = append([]emulationStep{{"the geolocation permission", func(ctx context.Context) error {
+			return em.setGeolocationPermission(ctx, permission)
+		}}}, steps...)
+	}
+	for i, st := range steps {
+		if err := st.do(ctx); err != nil {
+			pe := &partialEmulation{page: em.page.ID, failed: st.what, err: err}
+			for _, done := range steps[:i] {
+				pe.applied = append(pe.applied, done.what)
+			}
+			for _, left := range steps[i:] {
+				pe.notApplied = append(pe.notApplied, left.what)
+			}
+			return pe
+		}
+	}
+	return nil
+}
+
+// emulationSteps lists the session commands that set e on s.
+func (em Emulator) emulationSteps(s *cdp.Session, e Emulation, frame bool) []emulationStep {
+	step := func(what string, r cdp.Request) emulationStep {
+		return emulationStep{what, func(ctx context.Context) error { return r.Do(ctx, s) }}
+	}
 	network := noThrottling
 	if e.Network != "" {
 		network = NetworkPresets[e.Network]
 	}
-	cmds := []cdp.Request{
-		cdp.NetworkEmulateNetworkConditions.With(network),
-		cdp.EmulationSetCPUThrottlingRate.With(cdp.SetCPUThrottlingRateParams{Rate: max(e.CPUThrottling, 1)}),
-		cdp.EmulationSetUserAgentOverride.With(cdp.SetUserAgentOverrideParams{UserAgent: e.UserAgent}),
-		cdp.EmulationSetEmulatedMedia.With(cdp.SetEmulatedMediaParams{Features: e.mediaFeatures()}),
-		cdp.NetworkSetExtraHTTPHeaders.With(cdp.SetExtraHTTPHeadersParams{Headers: orEmpty(e.Headers)}),
+	steps := []emulationStep{
+		step("networkConditions", cdp.NetworkEmulateNetworkConditions.With(network)),
+		step("cpuThrottlingRate", cdp.EmulationSetCPUThrottlingRate.With(cdp.SetCPUThrottlingRateParams{Rate: max(e.CPUThrottling, 1)})),
+		step("userAgent", cdp.EmulationSetUserAgentOverride.With(cdp.SetUserAgentOverrideParams{UserAgent: e.UserAgent})),
+		step("colorScheme, forcedColors, prefersContrast, prefersReducedMotion", cdp.EmulationSetEmulatedMedia.With(cdp.SetEmulatedMediaParams{Features: e.mediaFeatures()})),
+		step("extraHttpHeaders", cdp.NetworkSetExtraHTTPHeaders.With(cdp.SetExtraHTTPHeadersParams{Headers: orEmpty(e.Headers)})),
 	}
 	if g := e.Geolocation; g != nil {
-		cmds = append(cmds, cdp.EmulationSetGeolocationOverride.With(cdp.SetGeolocationOverrideParams{Latitude: g.Latitude, Longitude: g.Longitude, Accuracy: 1}))
+		steps = append(steps, step("geolocation", cdp.EmulationSetGeolocationOverride.With(cdp.SetGeolocationOverrideParams{Latitude: g.Latitude, Longitude: g.Longitude, Accuracy: 1})))
 	} else {
-		cmds = append(cmds, cdp.EmulationClearGeolocationOverride)
+		steps = append(steps, step("geolocation", cdp.EmulationClearGeolocationOverride))
 	}
 	if v := e.Viewport; frame {
 		// The page's viewport sizes the frame.
@@ -235,34 +317,30 @@ func (em Emulator) applyEmulation(ctx context.Context, s *cdp.Session, e Emulati
 		if v.Landscape {
 			orientation = &cdp.ScreenOrientation{Type: "landscapePrimary", Angle: 90}
 		}
-		cmds = append(cmds,
-			cdp.EmulationSetDeviceMetricsOverride.With(cdp.SetDeviceMetricsOverrideParams{
+		steps = append(steps,
+			step("viewport", cdp.EmulationSetDeviceMetricsOverride.With(cdp.SetDeviceMetricsOverrideParams{
 				Width: v.Width, Height: v.Height, DeviceScaleFactor: v.DeviceScaleFactor, Mobile: v.Mobile, ScreenOrientation: orientation,
-			}),
-			cdp.EmulationSetTouchEmulationEnabled.With(cdp.SetTouchEmulationEnabledParams{Enabled: v.Touch, MaxTouchPoints: 1}))
+			})),
+			step("viewport (touch)", cdp.EmulationSetTouchEmulationEnabled.With(cdp.SetTouchEmulationEnabledParams{Enabled: v.Touch, MaxTouchPoints: 1})))
 	} else {
-		cmds = append(cmds,
-			cdp.EmulationClearDeviceMetricsOverride,
-			cdp.EmulationSetTouchEmulationEnabled.With(cdp.SetTouchEmulationEnabledParams{Enabled: false}))
+		steps = append(steps,
+			step("viewport", cdp.EmulationClearDeviceMetricsOverride),
+			step("viewport (touch)", cdp.EmulationSetTouchEmulationEnabled.With(cdp.SetTouchEmulationEnabledParams{Enabled: false})))
 	}
-	for _, c := range cmds {
-		if err := c.Do(ctx, s); err != nil {
-			return fmt.Errorf("emulate on page %d: %w", em.page.ID, err)
-		}
-	}
-	if e.Geolocation != nil {
-		// Without the permission the page could not read the position.
-		return em.setGeolocationPermission(ctx, "granted")
-	}
-	return nil
+	return steps
 }
 
 // setGeolocationPermission sets the geolocation permission of every origin
-// in the page's browser context.
+// in the page's browser context. Without it the page could not read the
+// emulated position.
 func (em Emulator) setGeolocationPermission(ctx context.Context, setting string) error {
-	err := cdp.BrowserSetPermission.Do(ctx, em.page.browser.rootSession(), cdp.SetPermissionParams{
-		Permission: cdp.PermissionDescriptor{Name: "geolocation"}, Setting: setting, BrowserContextID: em.page.Info().BrowserContextID,
-	})
+	b := em.page.browser
+	id, err := b.permissionContext(ctx, em.page.Info().BrowserContextID)
+	if err == nil {
+		err = cdp.BrowserSetPermission.Do(ctx, b.rootSession(), cdp.SetPermissionParams{
+			Permission: cdp.PermissionDescriptor{Name: "geolocation"}, Setting: setting, BrowserContextID: id,
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("set the geolocation permission of page %d: %w", em.page.ID, err)
 	}

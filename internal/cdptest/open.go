@@ -100,6 +100,18 @@ func (sc *Scenario) Dial(ctx context.Context) (cdp.Transport, error) {
 	return sc.recorder, nil
 }
 
+// Script adds e to the recording a replayed scenario plays, for a test
+// that needs Chromium to have answered something it did not when recorded
+// (an older version, say). Fakes dialled afterwards play it.
+func (sc *Scenario) Script(e Exchange) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.rec == nil {
+		sc.t.Fatal("cdptest: Script needs a replayed scenario")
+	}
+	sc.rec.Exchanges = append(sc.rec.Exchanges, &e)
+}
+
 // Fake returns the fake the latest Dial returned, or nil when recording
 // or before the first Dial.
 func (sc *Scenario) Fake() *Fake {
