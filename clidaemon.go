@@ -46,10 +46,10 @@ func runDaemon(args []string, stderr io.Writer) int {
 		Paths:    paths,
 		Info:     serverInfo(),
 		Handler:  a.tools,
-		Options:  mcpOptions(cfg, a.log),
+		Options:  mcpOptions(cfg, a),
 		Log:      a.log,
 		Details:  func(ctx context.Context) string { return browserDetails(ctx, a.tools.Browser()) },
-		Shutdown: a.mgr.Close,
+		Shutdown: a.closeBrowser,
 	})
 	if err != nil {
 		a.log.Error("daemon failed", "err", err)

@@ -53,6 +53,9 @@ type Config struct {
 	ProxyServer string
 	// AcceptInsecureCerts ignores certificate errors (--acceptInsecureCerts).
 	AcceptInsecureCerts bool
+	// LazyLaunch launches Chrome at the first tool call instead of in the
+	// background right after the client initialized (--lazyLaunch).
+	LazyLaunch bool
 	// ChromeArgs are extra switches for a launched Chrome (--chromeArg,
 	// repeatable, in command-line order).
 	ChromeArgs []string
@@ -262,6 +265,9 @@ func buildFlagTable() []*flagSpec {
 		{name: "acceptInsecureCerts", kind: kindBool, group: groupLaunch,
 			desc:  "Ignore certificate errors such as self-signed or expired certificates. Use with care.",
 			field: func(c *Config) any { return &c.AcceptInsecureCerts }},
+		{name: "lazyLaunch", kind: kindBool, group: groupLaunch,
+			desc:  "Launch Chrome at the first tool call, not in the background as soon as the client has connected.",
+			field: func(c *Config) any { return &c.LazyLaunch }},
 		{name: "chromeArg", kind: kindList, group: groupLaunch, arg: "SWITCH", example: "--no-sandbox", dashValue: true,
 			desc:  "Extra switch for the launched Chrome, e.g. --chromeArg=--no-sandbox; repeat for more.",
 			field: func(c *Config) any { return &c.ChromeArgs }},

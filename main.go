@@ -67,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer a.close()
-	opts := append([]jsonrpc.Option{jsonrpc.WithLogger(a.log)}, mcpOptions(cfg, a.log)...)
+	opts := append([]jsonrpc.Option{jsonrpc.WithLogger(a.log)}, mcpOptions(cfg, a)...)
 	srv := jsonrpc.NewServer(serverInfo(), a.tools, opts...)
 	if cfg.HTTP.Serve {
 		err = serveHTTP(a, cfg, srv, stderr)
@@ -77,7 +77,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	a.mgr.Close(closeCtx)
+	a.closeBrowser(closeCtx)
 	if err != nil && a.ctx.Err() == nil {
 		a.log.Error("server stopped", "err", err)
 		return 1
@@ -93,10 +93,11 @@ type app struct {
 	ctx   context.Context
 	mgr   *browser.Manager
 	tools *tools.Server
+	warm  warmUp // the browser's start ahead of the first call
 	close func()
 }
 
-// newApp builds the app for cfg; nothing starts until a tool call.
+// newApp builds the app for cfg; nothing starts until a client initializes.
 func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 	log, closeLog, err := newLogger(cfg.LogFile, stderr)
 	if err != nil {
@@ -135,11 +136,13 @@ func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
 }
 
 // mcpOptions configure the MCP server of stdio and daemon mode alike
-// (each adds its logger).
-func mcpOptions(cfg *Config, log *slog.Logger) []jsonrpc.Option {
+// (each adds its logger). Once a client has initialized, the browser starts
+// in the background (warmBrowser).
+func mcpOptions(cfg *Config, a *app) []jsonrpc.Option {
 	return []jsonrpc.Option{
 		jsonrpc.WithNotificationHandler("notifications/initialized", func(ctx context.Context, _ json.RawMessage) {
-			clientInitialized(ctx, cfg, log)
+			clientInitialized(ctx, cfg, a.log)
+			a.warmBrowser(cfg)
 		}),
 	}
 }

@@ -9,6 +9,7 @@ package e2e
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,6 +22,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // spawnInitialized starts the binary, sends initialize and returns when the
@@ -373,4 +376,34 @@ func BenchmarkConsole1000(b *testing.B) {
 	s.ok("list_pages", nil)
 	s.ok("navigate_page", map[string]any{"url": site.URL})
 	timeCalls(b, "list_console_messages", func() { s.ok("list_console_messages", nil) })
+}
+
+// BenchmarkFirstCall measures the first tool call (list_pages) made one
+// second after initialize, as an agent's first call comes after it has
+// thought, against the same call once warm: with the browser started in the
+// background after initialize, the two should be about the same.
+func BenchmarkFirstCall(b *testing.B) {
+	var firsts, warms []time.Duration
+	for b.Loop() {
+		cmd := serverCommand(headless...)
+		client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		time.Sleep(time.Second) // the agent thinks
+		for _, ds := range []*[]time.Duration{&firsts, &warms} {
+			start := time.Now()
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "list_pages", Arguments: map[string]any{}})
+			if err != nil || res.IsError {
+				b.Fatalf("list_pages: %v %v", err, res)
+			}
+			*ds = append(*ds, time.Since(start))
+		}
+		session.Close()
+		cancel()
+	}
+	b.ReportMetric(medianMs(firsts), "first-call-ms")
+	b.ReportMetric(medianMs(warms), "warm-call-ms")
 }
