@@ -342,7 +342,7 @@ func buildFlagTable() []*flagSpec {
 		// Logging.
 		{name: "logFile", kind: kindString, group: groupLogging, arg: "PATH", example: "/tmp/devtools-mcp.log",
 			def:   "no log file",
-			desc:  "Write debug logs to this file; set DEBUG=* for verbose logs.",
+			desc:  "Write logs to this file, with one line per tool call (typed text and secrets elided); set DEBUG=* for verbose logs.",
 			field: func(c *Config) any { return &c.LogFile }},
 
 		// Misc.

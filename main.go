@@ -113,26 +113,26 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 	return a, nil
 }
 
-// newLogger logs to stderr, and also to logFile when given. DEBUG=* (or any
-// non-empty DEBUG) turns on debug messages, including every CDP message.
+// newLogger logs to stderr, and also to logFile when given. The file also
+// gets one line per tool call (tools.LevelCall), which stderr does not.
+// DEBUG=* (or any non-empty DEBUG) turns on debug messages in both,
+// including every CDP message; without it the file holds no page content.
 func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
-	level := slog.LevelInfo
+	level, fileLevel := slog.LevelInfo, tools.LevelCall
 	if os.Getenv("DEBUG") != "" {
-		level = slog.LevelDebug
+		level, fileLevel = slog.LevelDebug, slog.LevelDebug
 	}
-	opts := &slog.HandlerOptions{Level: level}
-	h := slog.Handler(slog.NewTextHandler(stderr, opts))
+	h := slog.Handler(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	closeFn := func() {}
 	if logFile != "" {
 		f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
 			return nil, nil, fmt.Errorf("open --logFile: %w", err)
 		}
-		// The file gets everything: it is where people look when debugging.
-		h = slog.NewMultiHandler(h, slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		h = slog.NewMultiHandler(h, slog.NewTextHandler(f, &slog.HandlerOptions{Level: fileLevel}))
 		closeFn = func() { f.Close() }
 	}
-	return slog.New(h), closeFn, nil
+	return slog.New(jsonrpc.LogHandler(h, "devtools-mcp")), closeFn, nil
 }
 
 // mcpOptions configure the MCP server of stdio and daemon mode alike

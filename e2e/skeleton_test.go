@@ -109,9 +109,9 @@ func TestInitializeNegotiatesProtocolVersion(t *testing.T) {
 				t.Errorf("serverInfo = %v", info)
 			}
 			caps, _ := res["capabilities"].(map[string]any)
-			tools, _ := caps["tools"].(map[string]any)
-			if tools["listChanged"] != true || caps["logging"] == nil {
-				t.Errorf("capabilities = %v, want tools.listChanged and logging", caps)
+			tools, ok := caps["tools"].(map[string]any)
+			if !ok || tools["listChanged"] != false || caps["logging"] == nil {
+				t.Errorf("capabilities = %v, want tools (listChanged false: the list never changes) and logging", caps)
 			}
 		})
 	}

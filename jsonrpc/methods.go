@@ -73,9 +73,11 @@ type InitializeResult struct {
 	Instructions    string          `json:"instructions,omitempty"`
 }
 
-// serverCapabilities are what this server offers: tools (whose list may
-// change) and logging.
-const serverCapabilities = `{"tools":{"listChanged":true},"logging":{}}`
+// serverCapabilities are what this server offers: tools and logging. The
+// tool list is fixed for a server's life (flags choose it), and MCP asks a
+// server to declare listChanged only if it sends notifications/tools/list_changed,
+// so it is declared false.
+const serverCapabilities = `{"tools":{"listChanged":false},"logging":{}}`
 
 // initialize negotiates the protocol version and records who the client is
 // and what it can do. A repeated initialize is answered again and replaces
@@ -177,6 +179,7 @@ func (c *conn) callTool(ctx context.Context, params json.RawMessage) (any, *Erro
 	if token := progressToken(p.Meta); token != nil {
 		pr := &progressReporter{ctx: ctx, ss: c.ss, token: token}
 		defer pr.done.Store(true)
+		defer pr.heartbeat(name, heartbeatInterval)()
 		ctx = context.WithValue(ctx, progressKey{}, pr)
 	}
 	res, err := c.runTool(ctx, name, args)

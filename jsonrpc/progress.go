@@ -3,8 +3,14 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync/atomic"
+	"time"
 )
+
+// heartbeatInterval is how often a call that reports no progress of its
+// own tells a client that asked for progress that it is still running.
+const heartbeatInterval = time.Second
 
 // progressKey is the context key of a call's *progressReporter.
 type progressKey struct{}
@@ -16,6 +22,7 @@ type progressReporter struct {
 	ss    *Session
 	token json.RawMessage
 	done  atomic.Bool // the call has returned: MCP forbids progress after the response
+	own   atomic.Bool // the tool has reported progress itself: no more heartbeats
 }
 
 // progressToken extracts a usable progressToken (string or number) from a
@@ -34,6 +41,38 @@ func progressToken(meta json.RawMessage) json.RawMessage {
 }
 
 func (p *progressReporter) report(progress, total float64, message string) {
+	p.own.Store(true)
+	p.send(progress, total, message)
+}
+
+// heartbeat sends, every interval, the seconds the call has been running,
+// until stop is called or the tool reports progress of its own. Every call
+// that takes more than a second thus shows the client it is alive (and
+// resets a client's timeout that progress resets), whatever the tool.
+func (p *progressReporter) heartbeat(tool string, every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for n := 1; ; n++ {
+			select {
+			case <-done:
+				return
+			case <-p.ctx.Done():
+				return
+			case <-t.C:
+			}
+			if p.own.Load() {
+				return
+			}
+			secs := float64(n) * every.Seconds()
+			p.send(secs, 0, fmt.Sprintf("%s: still running after %gs", tool, secs))
+		}
+	}()
+	return func() { close(done) }
+}
+
+func (p *progressReporter) send(progress, total float64, message string) {
 	if p.done.Load() {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func echoHandler() fakeHandler {
@@ -88,7 +89,7 @@ func TestInitializeVersions(t *testing.T) {
 		if r.ProtocolVersion != tc.want {
 			t.Errorf("client %q: protocolVersion = %q, want %q", tc.client, r.ProtocolVersion, tc.want)
 		}
-		if r.Capabilities.Tools == nil || !r.Capabilities.Tools.ListChanged || r.Capabilities.Logging == nil {
+		if r.Capabilities.Tools == nil || r.Capabilities.Tools.ListChanged || r.Capabilities.Logging == nil {
 			t.Errorf("capabilities = %s", m.Result)
 		}
 		if r.ServerInfo != (ServerInfo{Name: "test-server", Version: "1.2.3"}) {
@@ -786,3 +787,43 @@ func TestReadErrorEndsServe(t *testing.T) {
 type errReader struct{}
 
 func (errReader) Read([]byte) (int, error) { return 0, errBoom }
+
+func TestHeartbeatWhileAToolReportsNothing(t *testing.T) {
+	release := make(chan struct{})
+	h := fakeHandler{
+		"quiet": func(ctx context.Context, _ json.RawMessage) (*CallToolResult, error) {
+			<-release
+			return textResult("done"), nil
+		},
+		"chatty": func(ctx context.Context, _ json.RawMessage) (*CallToolResult, error) {
+			ProgressFrom(ctx)(10, 100, "own")
+			<-release
+			return textResult("done"), nil
+		},
+	}
+	c := startServer(t, h)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"quiet","_meta":{"progressToken":"q"}}}`)
+	m := c.next()
+	want := `{"progressToken":"q","progress":1,"message":"quiet: still running after 1s"}`
+	if m.Method != "notifications/progress" || string(m.Params) != want {
+		t.Fatalf("got %s, want the heartbeat %s", m.raw, want)
+	}
+	release <- struct{}{}
+	for m = c.next(); m.Method == "notifications/progress"; m = c.next() {
+	}
+	if text, _ := toolText(t, m); text != "done" {
+		t.Fatal(text)
+	}
+	// A tool that reports its own progress gets no heartbeat mixed in,
+	// which would break MCP's rule that progress only increases.
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"chatty","_meta":{"progressToken":"c"}}}`)
+	if m := c.next(); string(m.Params) != `{"progressToken":"c","progress":10,"total":100,"message":"own"}` {
+		t.Fatalf("got %s, want the tool's own progress", m.raw)
+	}
+	// Two heartbeat periods pass with the tool still running; the next
+	// message must be the answer.
+	time.AfterFunc(2*heartbeatInterval+100*time.Millisecond, func() { release <- struct{}{} })
+	if text, _ := toolText(t, c.next()); text != "done" {
+		t.Fatalf("a heartbeat followed the tool's own progress: %s", text)
+	}
+}

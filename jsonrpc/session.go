@@ -119,6 +119,24 @@ func (ss *Session) HasCapability(name string) bool {
 	return ok && !isNull(v)
 }
 
+// elicitsForms reports whether the client can show an elicitation form.
+// Since MCP 2025-11-25 a client declares the modes it supports
+// ({"form":{}}, {"url":{}}); an empty {"elicitation":{}} is the older
+// declaration and means forms.
+func (ss *Session) elicitsForms() bool {
+	var caps struct {
+		Elicitation map[string]json.RawMessage `json:"elicitation"`
+	}
+	if json.Unmarshal(ss.clientCapabilities(), &caps) != nil || caps.Elicitation == nil {
+		return false
+	}
+	if len(caps.Elicitation) == 0 {
+		return true
+	}
+	form, ok := caps.Elicitation["form"]
+	return ok && !isNull(form)
+}
+
 // initialized records what the client sent in initialize; a repeated
 // initialize replaces it, and the client's roots are asked for again.
 func (ss *Session) initialized(caps json.RawMessage, info ServerInfo, version string) {
@@ -231,10 +249,11 @@ const emptySchema = `{"type":"object","properties":{}}`
 // Elicit asks the user, through the client's elicitation/create, to
 // answer message. requestedSchema is the JSON Schema of the fields to fill
 // in; nil asks for none, which makes it a confirmation. A client without
-// the "elicitation" capability gets a *CapabilityError.
+// the "elicitation" capability for forms gets a *CapabilityError (one that
+// declared only URL mode, too: this server asks only in forms).
 func (ss *Session) Elicit(ctx context.Context, message string, requestedSchema any) (*ElicitResult, error) {
-	if !ss.HasCapability("elicitation") {
-		return nil, &CapabilityError{Capability: "elicitation"}
+	if !ss.elicitsForms() {
+		return nil, &CapabilityError{Capability: "elicitation.form"}
 	}
 	if requestedSchema == nil {
 		requestedSchema = json.RawMessage(emptySchema)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -140,7 +142,7 @@ func TestConcurrentSessionsKeepTheirOwnState(t *testing.T) {
 
 	// Capabilities are per session: only b can elicit.
 	text, r := toolText(t, a.callTool(7, "confirm"))
-	if !r.IsError || !strings.Contains(text, `"elicitation" capability`) {
+	if !r.IsError || !strings.Contains(text, `"elicitation.form" capability`) {
 		t.Errorf("session a: confirm = %q (isError %v), want the missing capability", text, r.IsError)
 	}
 	b.request(7, "tools/call", map[string]any{"name": "confirm"})
@@ -230,4 +232,74 @@ func TestConcurrentRootsShareOneRequest(t *testing.T) {
 			t.Fatalf("roots = %q", text)
 		}
 	}
+}
+
+func TestElicitationModes(t *testing.T) {
+	for caps, want := range map[string]bool{
+		`{}`:                                   false,
+		`{"elicitation":null}`:                 false,
+		`{"elicitation":{}}`:                   true, // before 2025-11-25: forms
+		`{"elicitation":{"form":{}}}`:          true,
+		`{"elicitation":{"form":{},"url":{}}}`: true,
+		`{"elicitation":{"url":{}}}`:           false, // URL mode only: we ask in forms
+	} {
+		ss := newSession(nil, slog.New(slog.DiscardHandler))
+		ss.initialized(json.RawMessage(caps), ServerInfo{}, "2025-11-25")
+		if got := ss.elicitsForms(); got != want {
+			t.Errorf("capabilities %s: elicitsForms = %v, want %v", caps, got, want)
+		}
+		if !want {
+			_, err := ss.Elicit(context.Background(), "Go ahead?", nil)
+			var ce *CapabilityError
+			if !errors.As(err, &ce) {
+				t.Errorf("capabilities %s: Elicit = %v, want a CapabilityError", caps, err)
+			}
+		}
+	}
+}
+
+func TestLogHandlerReachesTheCallersClient(t *testing.T) {
+	var stderr lockedBuilder
+	h := fakeHandler{"launch": func(ctx context.Context, _ json.RawMessage) (*CallToolResult, error) {
+		log := slog.New(LogHandler(slog.NewTextHandler(&stderr, nil), "devtools-mcp"))
+		log.InfoContext(ctx, "launched Chrome", "pid", 42, "err", errors.New("none"))
+		log.DebugContext(ctx, "a detail")
+		log.Info("no session in this context")
+		return textResult("ok"), nil
+	}}
+	c := startServer(t, h)
+	c.call(1, "logging/setLevel", map[string]string{"level": "info"}).result(t, nil)
+	c.request(2, "tools/call", map[string]any{"name": "launch"})
+	m := c.next()
+	want := `{"level":"info","logger":"devtools-mcp","data":{"err":"none","message":"launched Chrome","pid":42}}`
+	if m.Method != "notifications/message" || string(m.Params) != want {
+		t.Fatalf("got %s, want the log entry %s", m.raw, want)
+	}
+	// The debug entry is below the client's level and the last had no
+	// session: the next message is the answer.
+	if text, _ := toolText(t, c.next()); text != "ok" {
+		t.Fatal(text)
+	}
+	if !strings.Contains(stderr.String(), "launched Chrome") || !strings.Contains(stderr.String(), "no session") || strings.Contains(stderr.String(), "a detail") {
+		t.Errorf("stderr got:\n%s", stderr.String())
+	}
+}
+
+// lockedBuilder is a strings.Builder safe to write from a tool's goroutine
+// and read from the test's.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -385,7 +385,9 @@ func (s *Server) Browser() *browser.Browser {
 
 // CallTool validates the arguments, finds the browser and page the tool acts
 // on, runs it, and renders its Response.
-func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (*jsonrpc.CallToolResult, error) {
+func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage) (res *jsonrpc.CallToolResult, _ error) {
+	var c *Call
+	defer func(began time.Time) { s.logCall(name, args, c, began, res) }(time.Now())
 	t := s.byName[name]
 	if t == nil {
 		names := make([]string, len(s.tools))
@@ -396,12 +398,14 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	}
 	parsed, err := t.validate(args)
 	if err == nil {
-		err = s.paths.checkArgs(ctx, t, parsed)
+		if err = s.paths.checkArgs(ctx, t, parsed); err != nil {
+			s.log.WarnContext(ctx, "refused a file path", "tool", name, "err", err)
+		}
 	}
 	if err != nil {
 		return errorResult(fmt.Errorf("%s: %w", name, err)), nil
 	}
-	c := &Call{Server: s, Resp: &Response{}, sess: s.sessionFor(ctx)}
+	c = &Call{Server: s, Resp: &Response{}, sess: s.sessionFor(ctx)}
 	// The page's lock is held until the answer is rendered: a snapshot
 	// in it is CDP work on the page like the tool's own.
 	unlock := func() {}

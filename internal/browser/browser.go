@@ -134,14 +134,14 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 			return nil, fmt.Errorf("attach to Chrome: %w. Check that Chrome is running with remote debugging on", err)
 		}
 		b.conn = cdp.NewConn(t, cdp.WithLogger(m.log))
-		m.log.Info("attached to Chrome", "endpoint", ws)
+		m.log.InfoContext(ctx, "attached to Chrome", "endpoint", ws)
 	default:
 		conn, proc, err := launch(ctx, m.opts.Launch, m.log)
 		if err != nil {
 			return nil, err
 		}
 		b.conn, b.proc = conn, proc
-		m.log.Info("launched Chrome", "pid", proc.cmd.Process.Pid)
+		m.log.InfoContext(ctx, "launched Chrome", "pid", proc.cmd.Process.Pid)
 	}
 	b.learnVersion(ctx)
 	b.targets = b.conn.SubscribeFunc("", b.onEvent, targetEvents...)

@@ -270,7 +270,7 @@ func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger) (*cdp.Con
 	}
 	args, noSandbox := buildArgs(opts, profile)
 	if noSandbox {
-		log.Info("running as root: launching Chrome with --no-sandbox")
+		log.InfoContext(ctx, "running as root: launching Chrome with --no-sandbox")
 	}
 
 	// fd 3 is what Chrome reads commands from, fd 4 where it writes replies.
