@@ -136,9 +136,10 @@ func TestDialogs(t *testing.T) {
 	s := startServer(t, headless...)
 	snap := s.open(site, "/pages/actions.html")
 	out := s.ok("click", map[string]any{"uid": uidOf(t, snap, `button "Alert"`)})
-	mustContain(t, out, "# Open dialog", "alert: hello dialog.", "handle_dialog")
+	mustContain(t, out, "Successfully clicked on the element.\nThe action opened a dialog (alert); answer it with handle_dialog.", "# Open dialog", "alert: hello dialog.")
 	mustContain(t, s.fails("evaluate_script", map[string]any{"function": "() => 1"}), "alert dialog is open", "handle_dialog")
-	mustContain(t, s.ok("handle_dialog", map[string]any{"action": "accept"}), "accepted the alert dialog")
+	out = s.ok("handle_dialog", map[string]any{"action": "accept"})
+	mustContain(t, out, `Successfully accepted the alert dialog "hello dialog".`, "## Pages\n1: Actions ("+site.URL+"/pages/actions.html) [selected]")
 	mustContain(t, s.fails("handle_dialog", map[string]any{"action": "accept"}), "no dialog is open")
 
 	s.ok("click", map[string]any{"uid": uidOf(t, snap, `button "Confirm"`)})

@@ -179,7 +179,7 @@ func TestBackForwardReload(t *testing.T) {
 
 	s := startServer(t, headless...)
 	s.ok("navigate_page", map[string]any{"url": site.URL + "/one"})
-	mustContain(t, s.fails("navigate_page", map[string]any{"type": "forward"}), "cannot go forward")
+	mustContain(t, s.ok("navigate_page", map[string]any{"type": "forward"}), "Unable to navigate forward in the selected page: cannot go forward")
 	s.ok("navigate_page", map[string]any{"url": site.URL + "/two"})
 	mustContain(t, s.ok("navigate_page", map[string]any{"type": "back"}), "Went back to "+site.URL+"/one")
 	if got := s.eval("() => document.title"); got != `"One"` {
@@ -239,9 +239,11 @@ func TestWaitFor(t *testing.T) {
 	site := pages(t, map[string]string{"/": `<title>Later</title><script>setTimeout(() => document.body.append('Ready now'), 500)</script>`})
 	s := startServer(t, headless...)
 	s.ok("navigate_page", map[string]any{"url": site.URL})
-	mustContain(t, s.ok("wait_for", map[string]any{"text": []string{"nope", "Ready now"}, "timeout": 5000}), `"Ready now"`)
+	// The snapshot after the text is found gives the agent its uids.
+	mustContain(t, s.ok("wait_for", map[string]any{"text": []string{"nope", "Ready now"}, "timeout": 5000}), `"Ready now"`,
+		"## Latest page snapshot", `StaticText "Ready now"`)
 	out := s.fails("wait_for", map[string]any{"text": []string{"never", "also never"}, "timeout": 300})
-	mustContain(t, out, `"never"`, `"also never"`)
+	mustContain(t, out, `Timed out after waiting 300ms: none of ["never" "also never"] appeared on the page.`)
 }
 
 func TestCallsOnDifferentPagesRunTogether(t *testing.T) {

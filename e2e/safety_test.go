@@ -106,11 +106,15 @@ func TestURLBlockAndAllowLists(t *testing.T) {
 	if strings.Contains(list, "Ad page (") {
 		t.Fatalf("the blocked popup loaded:\n%s", list)
 	}
-	mustContain(t, s.fails("navigate_page", map[string]any{"url": site.URL + "/ads/page"}), `--blockedUrlPattern "*/ads/*"`)
+	out := s.ok("navigate_page", map[string]any{"url": site.URL + "/ads/page"})
+	mustContain(t, out, "Unable to navigate in the selected page: ", `--blockedUrlPattern "*/ads/*"`)
+	if line := pageLine(out, "[selected]"); !strings.Contains(line, "("+site.URL+"/ads/page)") {
+		t.Fatalf("after the blocked navigation the page is listed as %q, want its URL", line)
+	}
 
 	a := startServer(t, append(headless, "--allowedUrlPattern", site.URL+"/docs/*")...)
 	a.ok("navigate_page", map[string]any{"url": site.URL + "/docs/welcome"})
-	mustContain(t, a.fails("navigate_page", map[string]any{"url": site.URL + "/ads/page"}), "matches no --allowedUrlPattern")
+	mustContain(t, a.ok("navigate_page", map[string]any{"url": site.URL + "/ads/page"}), "Unable to navigate in the selected page: ", "matches no --allowedUrlPattern")
 }
 
 func TestUserTabsInAttachedBrowser(t *testing.T) {

@@ -15,6 +15,11 @@ func act(ctx context.Context, c *Call, includeSnapshot bool, done string, action
 		return err
 	}
 	c.Resp.Linef("%s", done)
+	if rep.Dialog != nil {
+		// Said in the answer's text, not only in the open-dialog section,
+		// as the reference does: the page is blocked until it is answered.
+		c.Resp.Linef("The action opened a dialog (%s); answer it with handle_dialog.", rep.Dialog.Type)
+	}
 	report(c, rep)
 	if includeSnapshot && rep.Dialog == nil {
 		c.Resp.IncludeSnapshot(false)
@@ -273,5 +278,8 @@ func handleDialog(ctx context.Context, c *Call, args *handleDialogArgs) error {
 		return err
 	}
 	c.Resp.Linef("Successfully %sed the %s dialog %q.", args.Action, d.Type, d.Message)
+	// The dialog may have been what kept a navigation or a popup from
+	// showing: the pages list tells the agent where it stands now.
+	c.Resp.IncludePages()
 	return nil
 }

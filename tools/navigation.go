@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
@@ -20,11 +21,15 @@ const (
 // defaultTimeout times slowdown (loads take longer under emulated
 // throttling).
 func withTimeout(ctx context.Context, ms int, slowdown float64) (context.Context, context.CancelFunc) {
-	d := time.Duration(float64(defaultTimeout) * slowdown)
+	return context.WithTimeout(ctx, timeoutFor(ms, slowdown))
+}
+
+// timeoutFor is the bound withTimeout applies.
+func timeoutFor(ms int, slowdown float64) time.Duration {
 	if ms > 0 {
-		d = time.Duration(ms) * time.Millisecond
+		return time.Duration(ms) * time.Millisecond
 	}
-	return context.WithTimeout(ctx, d)
+	return time.Duration(float64(defaultTimeout) * slowdown)
 }
 
 // loadSlowdown is how many times longer than normal loads take on p under
@@ -141,7 +146,14 @@ func closePage(ctx context.Context, c *Call, args *closePageArgs) error {
 	if c.attached() && !p.Owned() && !c.Server.opts.Guard.CloseUserTabs {
 		return fmt.Errorf("page %d is one of your own tabs, not opened by the agent; close it yourself, or start the server with --allowCloseUserTabs", p.ID)
 	}
-	return c.Browser.ClosePage(ctx, p)
+	wasSelected := c.Browser.Selected() == p
+	if err := c.Browser.ClosePage(ctx, p); err != nil {
+		return err
+	}
+	if now := c.Browser.Selected(); wasSelected && now != nil {
+		c.Resp.Linef("Note: the closed page was the selected one; page %d is now selected.", now.ID)
+	}
+	return nil
 }
 
 // newPageArgs are new_page's arguments.
@@ -197,11 +209,32 @@ func navigatePage(ctx context.Context, c *Call, args *navigatePageArgs) error {
 	ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
 	defer cancel()
 	res, err := c.Page.Navigate(ctx, nav)
+	if unable := navigationFailure(nav.Type, err); unable != "" {
+		// A prompt written for the reference expects the failure as
+		// the answer's text, not as a tool error: the page is still
+		// there, showing Chrome's error page.
+		c.Resp.Linef("%s", unable)
+		return nil
+	}
 	done := map[string]string{
 		"": "Navigated to %s.", "url": "Navigated to %s.", "back": "Went back to %s.",
 		"forward": "Went forward to %s.", "reload": "Reloaded %s.",
 	}[nav.Type]
 	return reportNavigation(c, res, err, fmt.Sprintf(done, c.Page.Info().URL))
+}
+
+// navigationFailure is what navigate_page says, in the reference's words,
+// when err is a navigation Chrome refused or a history move with nowhere
+// to go; "" for other errors.
+func navigationFailure(typ string, err error) string {
+	var failed *browser.NavigationError
+	switch {
+	case errors.As(err, &failed):
+		return fmt.Sprintf("Unable to navigate in the selected page: %s at %s.", failed.Reason, failed.URL)
+	case errors.Is(err, browser.ErrNoHistory):
+		return fmt.Sprintf("Unable to navigate %s in the selected page: %s.", typ, strings.TrimPrefix(err.Error(), browser.ErrNoHistory.Error()+": "))
+	}
+	return ""
 }
 
 // waitForArgs are wait_for's arguments.
@@ -215,12 +248,31 @@ func waitFor(ctx context.Context, c *Call, args *waitForArgs) error {
 	if len(args.Text) == 0 {
 		return errors.New("wait_for needs at least one text")
 	}
-	ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
+	limit := timeoutFor(args.Timeout, loadSlowdown(c.Page))
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	found, err := c.Page.WaitForText(ctx, args.Text)
+	if errors.Is(err, browser.ErrTextNotFound) {
+		return waitTimeoutError{after: limit, texts: args.Text}
+	}
 	if err != nil {
 		return err
 	}
 	c.Resp.Linef("Found %q on the page.", found)
+	// The agent's next step is usually to act on what appeared: the
+	// snapshot gives it the uids, as the reference's answer does.
+	c.Resp.IncludeSnapshot(false)
 	return nil
+}
+
+// waitTimeoutError is wait_for's failure when none of the texts appeared.
+// It opens with the words the reference's timeout has ("Timed out after
+// waiting 1000ms"), which prompts written for it look for.
+type waitTimeoutError struct {
+	after time.Duration
+	texts []string
+}
+
+func (e waitTimeoutError) Error() string {
+	return fmt.Sprintf("Timed out after waiting %dms: none of %q appeared on the page.", e.after.Milliseconds(), e.texts)
 }

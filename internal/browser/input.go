@@ -185,8 +185,16 @@ func (in Input) Fill(ctx context.Context, e *Element, value string) error {
 	}
 }
 
+// typedTail is how many characters at the end of a long fill value are
+// typed key by key; the rest is inserted at once. Autocomplete widgets
+// react to the last keystrokes, and a long value typed whole would cost
+// two round trips per character.
+const typedTail = 32
+
 // typeInto focuses a text field, selects what it holds and replaces it
-// with text, as typing would: beforeinput and input fire, then change.
+// with text, as typing would: each character's keydown, keypress,
+// beforeinput, input and keyup fire, then change. Of a value longer than
+// typedTail characters, the start is inserted as one input.
 func (in Input) typeInto(ctx context.Context, e *Element, text string) error {
 	if _, err := e.call(ctx, selectContentsJS); err != nil {
 		return err
@@ -195,8 +203,17 @@ func (in Input) typeInto(ctx context.Context, e *Element, text string) error {
 		if err := in.PressKey(ctx, "Delete"); err != nil {
 			return err
 		}
-	} else if err := in.insertText(ctx, text); err != nil {
-		return err
+	} else {
+		typed := []rune(text)
+		if n := len(typed) - typedTail; n > 0 {
+			if err := in.insertText(ctx, string(typed[:n])); err != nil {
+				return err
+			}
+			typed = typed[n:]
+		}
+		if err := in.TypeText(ctx, string(typed)); err != nil {
+			return err
+		}
 	}
 	_, err := e.call(ctx, fireChangeJS)
 	return err
@@ -268,20 +285,16 @@ func (in Input) PressKey(ctx context.Context, combo string) error {
 }
 
 // TypeText types text into the focused element key by key, so key handlers
-// see every character; characters without a key are inserted as text.
+// see every character: a US-keyboard character is its key (with Shift for
+// capitals and shifted symbols such as '!'), any other character a key
+// event that carries it as its key and text (keyCode 0), as an input
+// method sends it.
 func (in Input) TypeText(ctx context.Context, text string) error {
 	for _, r := range text {
-		d, ok := charKey(r)
-		if !ok {
-			if err := in.insertText(ctx, string(r)); err != nil {
-				return err
-			}
-			continue
-		}
+		d, shift := typedKey(r)
 		bits := 0
-		if r >= 'A' && r <= 'Z' {
+		if shift {
 			bits = modifierBits["Shift"]
-			d.key, d.text = string(r), string(r)
 		}
 		if err := in.pressDef(ctx, d, bits); err != nil {
 			return err

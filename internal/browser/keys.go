@@ -98,6 +98,26 @@ func charKey(r rune) (keyDef, bool) {
 	return keyDef{}, false
 }
 
+// typedKey returns the key that types r and whether Shift is held for it.
+// A character off the US keyboard is a key of its own: its key and text
+// are the character, with no code or key code.
+func typedKey(r rune) (keyDef, bool) {
+	if base, ok := shiftedPunctuation[r]; ok {
+		d, _ := charKey(base)
+		d.key, d.text = string(r), string(r)
+		return d, true
+	}
+	d, ok := charKey(r)
+	switch {
+	case !ok:
+		return keyDef{key: string(r), text: string(r)}, false
+	case r >= 'A' && r <= 'Z':
+		d.key, d.text = string(r), string(r)
+		return d, true
+	}
+	return d, false
+}
+
 // keyPress is a parsed combination such as Control+Shift+R.
 type keyPress struct {
 	modifiers []keyDef

@@ -36,6 +36,18 @@ var ErrNavigationTimeout = errors.New("navigation timed out")
 // ErrNoHistory is wrapped when back or forward has nowhere to go.
 var ErrNoHistory = errors.New("no history entry")
 
+// NavigationError is the error of a navigation Chrome refused or could
+// not complete (an unreachable host, a blocked URL, an unsafe port). The
+// page then shows Chrome's error page for URL.
+type NavigationError struct {
+	URL string
+	// Reason is Chrome's error code (net::ERR_NAME_NOT_RESOLVED) or, for
+	// a URL the server's own filter blocks, why it is blocked.
+	Reason string
+}
+
+func (e *NavigationError) Error() string { return fmt.Sprintf("navigate to %s: %s", e.URL, e.Reason) }
+
 // loadEvents are the events a navigation is awaited by.
 var loadEvents = []cdp.EventType{cdp.PageLifecycleEvent, cdp.PageFrameNavigated, cdp.PageNavigatedWithinDocument, cdp.PageJavascriptDialogOpening}
 
@@ -132,14 +144,25 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	}()
 
 	var loader string
+	// failed is the refusal of a navigation whose error page still loads:
+	// it is returned once that page loaded, so that what the agent is told
+	// next (the pages' URLs) is the error page's, not the one before.
+	var failed *NavigationError
 	for {
 		if !pending && w.done(loader) {
+			if failed != nil {
+				return res, failed
+			}
 			p.setCrashed("")
 			return res, nil
 		}
 		select {
 		case st := <-startc:
 			pending = false
+			if errors.As(st.err, &failed) && st.loader != "" {
+				loader = st.loader
+				continue
+			}
 			if st.err != nil {
 				return res, st.err
 			}
@@ -162,6 +185,9 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 			}
 			res.BeforeUnload = "accepted"
 		case <-ctx.Done():
+			if failed != nil {
+				return res, failed
+			}
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return res, fmt.Errorf("%w: the page did not finish loading in time; it keeps what it loaded so far", ErrNavigationTimeout)
 			}
@@ -172,6 +198,8 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 
 // startNavigation sends the command for nav and returns the loader of the
 // new document when Chrome tells it ("" when it will be learnt from events).
+// A navigation Chrome refuses returns the loader of its error page with a
+// *NavigationError.
 func (p *Page) startNavigation(ctx context.Context, s *cdp.Session, nav Navigation) (string, error) {
 	switch nav.Type {
 	case "", "url":
@@ -180,10 +208,11 @@ func (p *Page) startNavigation(ctx context.Context, s *cdp.Session, nav Navigati
 			return "", fmt.Errorf("navigate to %s: %w", nav.URL, err)
 		}
 		if res.ErrorText != "" {
+			reason := res.ErrorText
 			if why := p.browser.filter.why(nav.URL); why != "" && strings.Contains(res.ErrorText, "BLOCKED_BY_CLIENT") {
-				return "", fmt.Errorf("navigate to %s: %s", nav.URL, why)
+				reason = why
 			}
-			return "", fmt.Errorf("navigate to %s: %s", nav.URL, res.ErrorText)
+			return res.LoaderID, &NavigationError{URL: nav.URL, Reason: reason}
 		}
 		return res.LoaderID, nil
 	case "reload":

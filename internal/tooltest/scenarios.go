@@ -41,7 +41,7 @@ func navigation() Scenario {
 		{Tool: "navigate_page", Args: `{"type":"forward"}`, Want: []string{"Went forward to {{site}}/pages/form.html."}},
 		{Tool: "list_pages", Want: []string{pages("1", "Probe form", "/pages/form.html") + " [selected]"}},
 		{Tool: "navigate_page", Args: `{"type":"sideways"}`, Error: true, Want: []string{`argument "type"`, "url back forward reload"}},
-		{Tool: "wait_for", Args: `{"text":["Sign in"]}`, Want: []string{`Found "Sign in" on the page.`}},
+		{Tool: "wait_for", Args: `{"text":["Sign in"]}`, Want: []string{`Found "Sign in" on the page.`, "## Latest page snapshot", `button "Log in"`}},
 		{Tool: "new_page", Args: `{"url":"{{site}}/pages/actions.html","background":true}`, Want: []string{"Opened page 3.", pages("3", "Actions", "/pages/actions.html")}},
 		{Tool: "close_page", Args: `{"pageId":2}`, Not: []string{"2: Probe form"}, Want: []string{pages("1", "Probe form", "/pages/form.html")}},
 		{Tool: "close_page", Args: `{"pageId":7}`, Error: true, Want: []string{"no page with id 7; open pages: 1, 3 (call list_pages)"}},
@@ -78,7 +78,8 @@ func input() Scenario {
 		{Tool: "take_snapshot", Want: []string{`button "Hovered"`, `button "Double clicked"`, `button "Far clicked" focusable focused`}},
 		{Tool: "drag", Args: `{"from_uid":"{{uid:Item A}}","to_uid":"{{uid:Drop zone}}"}`, Want: []string{"Successfully dragged the element."}},
 		{Tool: "click", Args: `{"uid":"{{uid:Slow}}"}`, Want: []string{"Successfully clicked on the element."}},
-		{Tool: "wait_for", Args: `{"text":["Appeared later"]}`, Want: []string{`Found "Appeared later" on the page.`}},
+		{Tool: "wait_for", Args: `{"text":["Appeared later"]}`, Want: []string{`Found "Appeared later" on the page.`, "## Latest page snapshot", `StaticText "Appeared later"`}},
+		{Tool: "wait_for", Args: `{"text":["Never shown"],"timeout":300}`, Error: true, Want: []string{`Timed out after waiting 300ms: none of ["Never shown"] appeared on the page.`}},
 		{Tool: "wait_for", Args: `{"text":[]}`, Error: true},
 		{Tool: "click", Args: `{"uid":"{{uid:Go to form}}"}`, Want: []string{"Successfully clicked on the element.", "The page navigated to {{site}}/pages/form.html."}},
 		{Tool: "list_pages", Want: []string{pages("1", "Probe form", "/pages/form.html")}},
@@ -103,9 +104,9 @@ func dialogs() Scenario {
 	return Scenario{Name: "dialogs", Steps: []Step{
 		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/actions.html"}`},
 		{Tool: "take_snapshot"},
-		{Tool: "click", Args: `{"uid":"{{uid:Alert}}"}`, Want: []string{"# Open dialog\nalert: hello dialog.\nCall handle_dialog"}},
+		{Tool: "click", Args: `{"uid":"{{uid:Alert}}"}`, Want: []string{"Successfully clicked on the element.\nThe action opened a dialog (alert); answer it with handle_dialog.", "# Open dialog\nalert: hello dialog.\nCall handle_dialog"}},
 		{Tool: "take_snapshot", Error: true, Want: []string{`a alert dialog is open on the page ("hello dialog") and blocks it; call handle_dialog`}},
-		{Tool: "handle_dialog", Args: `{"action":"accept"}`, Want: []string{`Successfully accepted the alert dialog "hello dialog".`}},
+		{Tool: "handle_dialog", Args: `{"action":"accept"}`, Want: []string{`Successfully accepted the alert dialog "hello dialog".`, "## Pages\n" + pages("1", "Actions", "/pages/actions.html") + " [selected]"}},
 		{Tool: "click", Args: `{"uid":"{{uid:Confirm}}"}`, Want: []string{"confirm: Sure?."}},
 		{Tool: "handle_dialog", Args: `{"action":"maybe"}`, Error: true, Want: []string{`argument "action"`}},
 		{Tool: "handle_dialog", Args: `{"action":"dismiss"}`, Want: []string{`Successfully dismissed the confirm dialog "Sure?".`}},
@@ -299,8 +300,8 @@ func frames() Scenario {
 		{Tool: "evaluate_script", Args: `{"function":"() => { localStorage.x = 'alice'; return location.href }"}`, Want: []string{`"{{site}}/pages/inner.html"`}},
 		{Tool: "new_page", Args: `{"url":"{{site}}/pages/inner.html","isolatedContext":"bob"}`, Want: []string{"Opened page 3."}},
 		{Tool: "evaluate_script", Args: `{"function":"() => localStorage.x ?? 'none'"}`, Want: []string{`"none"`}},
-		{Tool: "navigate_page", Args: `{"url":"http://127.0.0.1:9/unsafe"}`, Error: true, Want: []string{"net::ERR_UNSAFE_PORT"}},
-		{Tool: "list_pages", Want: []string{"1: Frames", "2: Inner ({{site}}/pages/inner.html) isolatedContext=alice", "isolatedContext=bob"}},
+		{Tool: "navigate_page", Args: `{"url":"http://127.0.0.1:9/unsafe"}`, Want: []string{"Unable to navigate in the selected page: net::ERR_UNSAFE_PORT at http://127.0.0.1:9/unsafe.", "(http://127.0.0.1:9/unsafe) [selected] isolatedContext=bob"}},
+		{Tool: "list_pages", Want: []string{"1: Frames", "2: Inner ({{site}}/pages/inner.html) isolatedContext=alice", "(http://127.0.0.1:9/unsafe) [selected] isolatedContext=bob"}},
 	}}
 }
 
