@@ -24,7 +24,10 @@ func TestClientGetsLogAndLogFileGetsCalls(t *testing.T) {
 		},
 	})
 	logFile := filepath.Join(t.TempDir(), "server.log")
-	s := startServerWith(t, client, append(headless, "--logFile", logFile)...)
+	// --lazyLaunch: Chrome starts in the first call, after the client set
+	// its log level; started in the background right after initialize, its
+	// launch precedes any logging/setLevel and is not the client's to hear.
+	s := startServerWith(t, client, append(headless, "--lazyLaunch", "--logFile", logFile)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := s.session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
