@@ -404,7 +404,7 @@ func TestHelpAndVersion(t *testing.T) {
 // defaultTools are the tools that must be listed without any flag.
 var defaultTools = []string{
 	"list_pages", "new_page", "select_page", "close_page", "navigate_page", "wait_for",
-	"evaluate_script", "take_snapshot",
+	"evaluate_script", "take_snapshot", "lighthouse_audit",
 	"click", "hover", "drag", "fill", "fill_form", "type_text", "press_key", "upload_file", "handle_dialog",
 }
 

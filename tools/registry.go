@@ -337,7 +337,7 @@ type Server struct {
 
 // all is every tool declared in this package, in listing order.
 func all() []*Tool {
-	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), consoleTools(), networkTools(), screenshotTools(), cssTools(), emulationTools(), performanceTools(), memoryTools(), extensionTools(), thirdPartyTools(), webmcpTools(), pwaTools(), slimTools())
+	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), consoleTools(), networkTools(), screenshotTools(), cssTools(), emulationTools(), performanceTools(), lighthouseTools(), memoryTools(), extensionTools(), thirdPartyTools(), webmcpTools(), pwaTools(), slimTools())
 }
 
 // NewServer returns the tool server for opts, driving the browsers of m.

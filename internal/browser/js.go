@@ -10,6 +10,8 @@ import _ "embed"
 var (
 	//go:embed js/ancestors.js
 	ancestorsJS string // describes an element and its ancestors in the flat tree
+	//go:embed js/audit-facts.js
+	auditFactsJS string // reads document facts, image sizes, paste blocking and layout shifts
 	//go:embed js/element-of-node.js
 	elementOfNodeJS string // returns the element that holds a node
 	//go:embed js/element-rect.js

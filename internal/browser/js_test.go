@@ -22,7 +22,7 @@ func TestSnippetsCompile(t *testing.T) {
 		"quiet-dom": quietDOMJS, "select-contents": selectContentsJS, "select-option": selectOptionJS,
 		"serialize": serializeJS, "set-value": setValueJS, "visible-center": visibleCenterJS,
 		"wait-for-text": waitForTextJS, "wait-settled": waitSettledJS, "wait-size": waitSizeJS,
-		"pagewalk": pagewalkJS,
+		"pagewalk": pagewalkJS, "audit-facts": auditFactsJS,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -1,0 +1,101 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLighthouseAudit audits a page that fails audits on purpose, in both
+// modes, and checks the failing ids the agent is told, the scores, and the
+// reports written to the output directory.
+func TestLighthouseAudit(t *testing.T) {
+	page, err := os.ReadFile("testdata/audit/fails.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site := pages(t, map[string]string{"/": string(page)})
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/"})
+	s.ok("take_snapshot", nil)
+	want := []string{"html-has-lang", "document-title", "heading-order", "color-contrast", "image-alt", "button-name",
+		"link-name", "label", "list", "tabindex", "aria-roles", "doctype", "meta-description", "landmark-one-main",
+		"crawlable-anchors", "link-text", "agent-accessibility-tree"}
+	for _, mode := range []string{"navigation", "snapshot"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			out := s.ok("lighthouse_audit", map[string]any{"mode": mode, "device": "mobile", "outputDirPath": dir})
+			mustContain(t, out, "## Lighthouse audit results", "Mode: "+mode, "Device: mobile", "### Category scores",
+				"- Accessibility: ", "(accessibility)", "(seo)", "(best-practices)", "(agentic-browsing)", "### Failed audits",
+				filepath.Join(dir, "report.json"), filepath.Join(dir, "report.html"))
+			for _, id := range want {
+				if mode == "snapshot" && id == "doctype" {
+					continue
+				}
+				if !strings.Contains(out, "\n- "+id+" [") {
+					t.Errorf("answer does not list %s as failing", id)
+				}
+			}
+			// The image is in the snapshot taken above: its uid is given.
+			if !strings.Contains(out, "uid=") {
+				t.Errorf("no flagged node has a snapshot uid:\n%s", out)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lhr struct {
+				GatherMode string `json:"gatherMode"`
+				Categories map[string]struct {
+					Score     *float64 `json:"score"`
+					AuditRefs []struct {
+						ID string `json:"id"`
+					} `json:"auditRefs"`
+				} `json:"categories"`
+				Audits map[string]struct {
+					Score   *float64 `json:"score"`
+					Details struct {
+						Items []map[string]any `json:"items"`
+					} `json:"details"`
+				} `json:"audits"`
+				ConfigSettings struct {
+					FormFactor string `json:"formFactor"`
+				} `json:"configSettings"`
+			}
+			if err := json.Unmarshal(data, &lhr); err != nil {
+				t.Fatalf("report.json: %v", err)
+			}
+			if lhr.GatherMode != mode || lhr.ConfigSettings.FormFactor != "mobile" {
+				t.Errorf("report says mode %q, form factor %q", lhr.GatherMode, lhr.ConfigSettings.FormFactor)
+			}
+			a11y := lhr.Categories["accessibility"]
+			if a11y.Score == nil || *a11y.Score > 0.7 {
+				t.Errorf("accessibility score %v for a page failing most checks", a11y.Score)
+			}
+			if a := lhr.Audits["image-alt"]; a.Score == nil || *a.Score != 0 || len(a.Details.Items) != 1 {
+				t.Errorf("image-alt in the report: %+v", a)
+			}
+			html, err := os.ReadFile(filepath.Join(dir, "report.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []string{"<!DOCTYPE html>", "Accessibility", "image-alt", "Passed audits"} {
+				if !strings.Contains(string(html), w) {
+					t.Errorf("report.html lacks %q", w)
+				}
+			}
+			for _, ref := range []string{"<script", "<link", "<img", "<iframe", "@import", "url("} {
+				if strings.Contains(string(html), ref) {
+					t.Errorf("report.html is not self-contained: it has %q", ref)
+				}
+			}
+		})
+	}
+	// The device emulation is restored afterwards.
+	got := s.ok("evaluate_script", map[string]any{"function": "() => navigator.userAgent + ' ' + innerWidth"})
+	if strings.Contains(got, "moto g power") {
+		t.Errorf("the mobile user agent is still emulated: %s", got)
+	}
+}

@@ -1,0 +1,505 @@
+package audit
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The accessibility checks. Each follows the axe-core rule Lighthouse runs
+// under the same id: which elements it applies to (none: not applicable)
+// and which of them fail.
+
+// checks returns the check of every audit we compute.
+func checks() map[string]check {
+	m := map[string]check{
+		"accesskeys":                 checkAccesskeys,
+		"aria-allowed-attr":          checkAriaAllowedAttr,
+		"aria-command-name":          roleName("button", "link", "menuitem"),
+		"aria-conditional-attr":      checkAriaConditional,
+		"aria-deprecated-role":       checkDeprecatedRole,
+		"aria-dialog-name":           roleName("dialog", "alertdialog"),
+		"aria-hidden-body":           checkAriaHiddenBody,
+		"aria-hidden-focus":          checkAriaHiddenFocus,
+		"aria-input-field-name":      roleName("combobox", "listbox", "searchbox", "slider", "spinbutton", "textbox"),
+		"aria-meter-name":            roleName("meter"),
+		"aria-progressbar-name":      roleName("progressbar"),
+		"aria-prohibited-attr":       checkAriaProhibited,
+		"aria-required-attr":         checkAriaRequiredAttr,
+		"aria-required-children":     checkRequiredChildren,
+		"aria-required-parent":       checkRequiredParent,
+		"aria-roles":                 checkAriaRoles,
+		"aria-text":                  checkAriaText,
+		"aria-toggle-field-name":     roleName("checkbox", "menuitemcheckbox", "menuitemradio", "radio", "switch", "option"),
+		"aria-tooltip-name":          roleName("tooltip"),
+		"aria-treeitem-name":         roleName("treeitem"),
+		"aria-valid-attr-value":      checkAriaValidValue,
+		"aria-valid-attr":            checkAriaValidAttr,
+		"aria-allowed-role":          checkAllowedRole,
+		"button-name":                checkButtonName,
+		"bypass":                     checkBypass,
+		"color-contrast":             checkColorContrast,
+		"definition-list":            checkDefinitionList,
+		"dlitem":                     checkDlitem,
+		"document-title":             checkDocumentTitle,
+		"duplicate-id-aria":          checkDuplicateIDAria,
+		"empty-heading":              checkEmptyHeading,
+		"form-field-multiple-labels": checkMultipleLabels,
+		"frame-title":                checkFrameTitle,
+		"heading-order":              checkHeadingOrder,
+		"html-has-lang":              checkHTMLHasLang,
+		"html-lang-valid":            checkHTMLLangValid,
+		"html-xml-lang-mismatch":     checkXMLLangMismatch,
+		"identical-links-same-purpose": func(*Input, *page) Outcome {
+			return Outcome{NotApplicable: true, Reason: "Not computed by devtools-mcp: it needs a person to judge links' purposes."}
+		},
+		"image-alt":                   checkImageAlt,
+		"image-redundant-alt":         checkRedundantAlt,
+		"input-button-name":           checkInputButtonName,
+		"input-image-alt":             checkInputImageAlt,
+		"label":                       checkLabel,
+		"label-content-name-mismatch": checkLabelContentMismatch,
+		"landmark-one-main":           checkLandmarkOneMain,
+		"link-in-text-block":          checkLinkInTextBlock,
+		"link-name":                   checkLinkName,
+		"list":                        checkList,
+		"listitem":                    checkListitem,
+		"meta-refresh":                checkMetaRefresh,
+		"meta-viewport":               checkMetaViewport,
+		"object-alt":                  checkObjectAlt,
+		"presentation-role-conflict":  checkPresentationConflict,
+		"select-name":                 checkSelectName,
+		"skip-link":                   checkSkipLink,
+		"svg-img-alt":                 checkSvgImgAlt,
+		"tabindex":                    checkTabindex,
+		"table-duplicate-name":        checkTableDuplicateName,
+		"table-fake-caption":          checkTableFakeCaption,
+		"target-size":                 checkTargetSize,
+		"td-has-header":               checkTdHasHeader,
+		"td-headers-attr":             checkTdHeadersAttr,
+		"th-has-data-cells":           checkThHasDataCells,
+		"valid-lang":                  checkValidLang,
+		"video-caption":               checkVideoCaption,
+		"autocomplete-valid":          checkAutocomplete,
+	}
+	seoChecks(m)
+	practiceChecks(m)
+	agenticChecks(m)
+	return m
+}
+
+// result builds an outcome over the elements a rule applies to: not
+// applicable when there are none, failing the ones fail rejects (fail
+// returns the explanation, "" for a pass).
+func result(pg *page, applies []int, fail func(i int) string) Outcome {
+	if len(applies) == 0 {
+		return Outcome{NotApplicable: true}
+	}
+	var o Outcome
+	for _, i := range applies {
+		if why := fail(i); why != "" {
+			o.Failing = append(o.Failing, pg.ref(i, why))
+		}
+	}
+	return o
+}
+
+// where returns the elements pred accepts.
+func (pg *page) where(pred func(i int) bool) []int {
+	var out []int
+	for i := range pg.in.Nodes {
+		if pred(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// visibleToAT filters out the elements hidden from assistive technology.
+func (pg *page) visibleToAT(is []int) []int {
+	return slices.DeleteFunc(is, pg.hiddenFromAT)
+}
+
+// unnamed explains a missing accessible name, "" when i has one.
+func (pg *page) unnamed(i int, what string) string {
+	if pg.name(i) != "" {
+		return ""
+	}
+	return "Fix any of the following:\n  Element does not have " + what
+}
+
+func roleName(roles ...string) check {
+	return func(_ *Input, pg *page) Outcome {
+		set := setOf(roles...)
+		is := pg.visibleToAT(pg.where(func(i int) bool { return set[pg.explicitRole(i)] }))
+		return result(pg, is, func(i int) string { return pg.unnamed(i, "an accessible name") })
+	}
+}
+
+func checkAccesskeys(_ *Input, pg *page) Outcome {
+	seen := map[string]int{}
+	is := pg.where(func(i int) bool { _, ok := pg.attr(i, "accesskey"); return ok })
+	for _, i := range is {
+		seen[strings.ToLower(pg.node(i).Attrs["accesskey"])]++
+	}
+	return result(pg, is, func(i int) string {
+		if seen[strings.ToLower(pg.node(i).Attrs["accesskey"])] > 1 {
+			return "Document has multiple elements with the same accesskey"
+		}
+		return ""
+	})
+}
+
+// ariaElements returns the elements with any aria-* attribute.
+func (pg *page) ariaElements() []int {
+	return pg.where(func(i int) bool {
+		for k := range pg.node(i).Attrs {
+			if strings.HasPrefix(k, "aria-") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func checkAriaValidAttr(_ *Input, pg *page) Outcome {
+	return result(pg, pg.ariaElements(), func(i int) string {
+		for k := range pg.node(i).Attrs {
+			if strings.HasPrefix(k, "aria-") && ariaAttrs[k] == "" {
+				return "Invalid ARIA attribute name: " + k
+			}
+		}
+		return ""
+	})
+}
+
+func checkAriaValidValue(_ *Input, pg *page) Outcome {
+	return result(pg, pg.ariaElements(), func(i int) string {
+		for _, k := range sortedIDs(pg.node(i).Attrs) {
+			v := strings.TrimSpace(pg.node(i).Attrs[k])
+			kind, ok := ariaAttrs[k]
+			if !ok || v == "" {
+				continue
+			}
+			if !validAriaValue(pg, kind, k, v) {
+				return "Invalid ARIA attribute value: " + k + `="` + v + `"`
+			}
+		}
+		return ""
+	})
+}
+
+// validAriaValue checks an aria attribute's value against its type.
+func validAriaValue(pg *page, kind, name, v string) bool {
+	lv := strings.ToLower(v)
+	switch {
+	case kind == "bool":
+		return lv == "true" || lv == "false"
+	case kind == "int":
+		_, err := strconv.Atoi(v)
+		return err == nil
+	case kind == "number":
+		_, err := strconv.ParseFloat(v, 64)
+		return err == nil
+	case kind == "idref":
+		return len(pg.ids[v]) > 0
+	case kind == "idrefs":
+		if name == "aria-describedby" || name == "aria-labelledby" || name == "aria-controls" || name == "aria-owns" || name == "aria-details" || name == "aria-errormessage" || name == "aria-flowto" {
+			// axe passes when at least one referenced id exists, and for
+			// some of these it does not check at all.
+			for _, id := range strings.Fields(v) {
+				if len(pg.ids[id]) > 0 {
+					return true
+				}
+			}
+			return name != "aria-labelledby" && name != "aria-describedby" && name != "aria-owns" && name != "aria-errormessage"
+		}
+		return true
+	case strings.HasPrefix(kind, "token:"):
+		return slices.Contains(strings.Split(kind[6:], ","), lv)
+	case strings.HasPrefix(kind, "tokens:"):
+		for _, t := range strings.Fields(lv) {
+			if !slices.Contains(strings.Split(kind[7:], ","), t) {
+				return false
+			}
+		}
+		return true
+	}
+	return true
+}
+
+func checkAriaRoles(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool { v, ok := pg.attr(i, "role"); return ok && strings.TrimSpace(v) != "" })
+	return result(pg, is, func(i int) string {
+		if pg.explicitRole(i) == "" {
+			return "Role must be one of the valid ARIA roles: " + pg.node(i).Attrs["role"]
+		}
+		return ""
+	})
+}
+
+func checkDeprecatedRole(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool { v, ok := pg.attr(i, "role"); return ok && strings.TrimSpace(v) != "" })
+	return result(pg, is, func(i int) string {
+		if deprecatedRoles[pg.explicitRole(i)] {
+			return "Role " + pg.explicitRole(i) + " is deprecated"
+		}
+		return ""
+	})
+}
+
+func checkAriaRequiredAttr(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool { return pg.explicitRole(i) != "" })
+	return result(pg, is, func(i int) string {
+		role := pg.explicitRole(i)
+		tag := pg.node(i).Tag
+		for _, a := range requiredAttrs[role] {
+			if _, ok := pg.attr(i, a); ok {
+				continue
+			}
+			// Native elements supply the state themselves.
+			if tag == "input" || (role == "heading" && regexp.MustCompile(`^h[1-6]$`).MatchString(tag)) || (role == "combobox" && tag == "select") {
+				continue
+			}
+			if role == "combobox" {
+				continue // ARIA 1.2 dropped the requirement axe still reports only for older patterns
+			}
+			return "Required ARIA attribute not present: " + a
+		}
+		return ""
+	})
+}
+
+func checkAriaAllowedAttr(_ *Input, pg *page) Outcome {
+	// Role-specific attributes on roles that do not support them, for
+	// the few cases that are unambiguous.
+	specific := map[string][]string{
+		"aria-checked": {"checkbox", "menuitemcheckbox", "menuitemradio", "option", "radio", "switch", "treeitem", "gridcell", "cell", "row"},
+		"aria-pressed": {"button"}, "aria-selected": {"gridcell", "option", "row", "tab", "treeitem", "columnheader", "rowheader", "cell"},
+		"aria-level":     {"heading", "listitem", "row", "treeitem", "grid", "treegrid", "tablist", "comment"},
+		"aria-multiline": {"textbox", "searchbox"}, "aria-valuenow": {"meter", "progressbar", "scrollbar", "slider", "spinbutton", "separator"},
+	}
+	return result(pg, pg.ariaElements(), func(i int) string {
+		role := pg.explicitRole(i)
+		if role == "" {
+			return "" // implicit roles: not checked
+		}
+		for k := range pg.node(i).Attrs {
+			if allowed, ok := specific[k]; ok && !slices.Contains(allowed, role) {
+				return "ARIA attribute is not allowed: " + k
+			}
+		}
+		return ""
+	})
+}
+
+func checkAriaConditional(_ *Input, pg *page) Outcome {
+	return result(pg, pg.ariaElements(), func(i int) string {
+		if pg.node(i).Tag == "input" && strings.EqualFold(pg.node(i).Attrs["type"], "checkbox") {
+			if _, ok := pg.attr(i, "aria-checked"); ok {
+				return "Checkbox inputs may not use aria-checked"
+			}
+		}
+		return ""
+	})
+}
+
+func checkAriaProhibited(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool {
+		_, l := pg.attr(i, "aria-label")
+		_, lb := pg.attr(i, "aria-labelledby")
+		return l || lb
+	})
+	return result(pg, is, func(i int) string {
+		role := pg.explicitRole(i)
+		if role == "" {
+			switch pg.node(i).Tag {
+			case "div", "span", "p", "b", "i", "em", "strong", "code", "pre", "sub", "sup", "del", "ins", "s", "u", "small":
+				role = "generic"
+			}
+		}
+		if nameProhibited[role] && role != "none" && role != "presentation" && pg.text(i, 1) == "" {
+			return "aria-label attribute cannot be used on a " + pg.node(i).Tag + " with no valid role attribute."
+		}
+		return ""
+	})
+}
+
+func checkAriaHiddenBody(_ *Input, pg *page) Outcome {
+	if pg.body < 0 {
+		return Outcome{NotApplicable: true}
+	}
+	return result(pg, []int{pg.body}, func(i int) string {
+		if strings.EqualFold(strings.TrimSpace(pg.node(i).Attrs["aria-hidden"]), "true") {
+			return "aria-hidden=true should not be present on the document body"
+		}
+		return ""
+	})
+}
+
+// focusable reports whether element i takes keyboard focus.
+func (pg *page) focusable(i int) bool {
+	n := pg.node(i)
+	if n.Prop != nil {
+		return n.Prop.Focusable
+	}
+	if v, ok := n.Attrs["tabindex"]; ok {
+		t, err := strconv.Atoi(strings.TrimSpace(v))
+		return err == nil && t >= 0
+	}
+	if _, dis := n.Attrs["disabled"]; dis {
+		return false
+	}
+	switch n.Tag {
+	case "a", "area":
+		_, ok := n.Attrs["href"]
+		return ok
+	case "button", "select", "textarea":
+		return true
+	case "input":
+		return !strings.EqualFold(n.Attrs["type"], "hidden")
+	}
+	return false
+}
+
+func checkAriaHiddenFocus(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool {
+		return strings.EqualFold(strings.TrimSpace(pg.node(i).Attrs["aria-hidden"]), "true") && i != pg.body
+	})
+	return result(pg, is, func(i int) string {
+		var bad bool
+		var walk func(j int)
+		walk = func(j int) {
+			if bad || pg.node(j).Box == nil && pg.node(j).Style == nil {
+				return
+			}
+			if pg.focusable(j) && pg.rendered(j) {
+				bad = true
+				return
+			}
+			for _, c := range pg.children[j] {
+				walk(c)
+			}
+		}
+		walk(i)
+		if bad {
+			return "Focusable content should be disabled or be removed from the DOM"
+		}
+		return ""
+	})
+}
+
+func checkRequiredChildren(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool { return requiredChildren[pg.explicitRole(i)] != nil }))
+	return result(pg, is, func(i int) string {
+		want := requiredChildren[pg.explicitRole(i)]
+		if _, busy := pg.attr(i, "aria-busy"); busy {
+			return ""
+		}
+		var found bool
+		var walk func(j int, depth int)
+		walk = func(j, depth int) {
+			for _, c := range pg.children[j] {
+				if found || pg.hiddenFromAT(c) {
+					continue
+				}
+				r := pg.explicitRole(c)
+				if r == "" {
+					if a := pg.axOf(c); a != nil {
+						r = a.Role
+					}
+				}
+				if slices.Contains(want, r) {
+					found = true
+					return
+				}
+				if r == "" || r == "none" || r == "presentation" || r == "generic" || r == "group" || r == "rowgroup" {
+					walk(c, depth+1)
+				}
+			}
+		}
+		walk(i, 0)
+		if !found {
+			return "Element has children which are not allowed, or lacks required children: " + strings.Join(want, ", ")
+		}
+		return ""
+	})
+}
+
+func checkRequiredParent(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool { return requiredParent[pg.explicitRole(i)] != nil }))
+	return result(pg, is, func(i int) string {
+		want := requiredParent[pg.explicitRole(i)]
+		p := pg.ancestor(i, func(j int) bool {
+			r := pg.explicitRole(j)
+			if r == "" {
+				if a := pg.axOf(j); a != nil {
+					r = a.Role
+				}
+			}
+			return r != "" && r != "generic" && r != "none" && r != "presentation" && r != "group" && r != "rowgroup" || slices.Contains(want, r)
+		})
+		if p >= 0 {
+			r := pg.explicitRole(p)
+			if r == "" {
+				if a := pg.axOf(p); a != nil {
+					r = a.Role
+				}
+			}
+			if slices.Contains(want, r) {
+				return ""
+			}
+		}
+		return "Required ARIA parent role not present: " + strings.Join(want, ", ")
+	})
+}
+
+func checkAriaText(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool { return pg.explicitRole(i) == "text" })
+	return result(pg, is, func(i int) string {
+		for _, c := range pg.descendants(i) {
+			if pg.focusable(c) {
+				return "Element has focusable descendants"
+			}
+		}
+		return ""
+	})
+}
+
+// descendants returns the elements under i.
+func (pg *page) descendants(i int) []int {
+	var out []int
+	var walk func(j int)
+	walk = func(j int) {
+		for _, c := range pg.children[j] {
+			out = append(out, c)
+			walk(c)
+		}
+	}
+	walk(i)
+	return out
+}
+
+func checkAllowedRole(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool { return pg.explicitRole(i) != "" })
+	var o Outcome
+	for _, i := range is {
+		tag, role := pg.node(i).Tag, pg.explicitRole(i)
+		bad := false
+		switch tag {
+		case "details", "summary", "main", "header", "footer", "nav":
+			bad = !(tag == "nav" && role == "navigation" || tag == "main" && role == "main")
+			if tag == "header" && (role == "banner" || role == "group" || role == "none" || role == "presentation") || tag == "footer" && (role == "contentinfo" || role == "group" || role == "none" || role == "presentation") {
+				bad = false
+			}
+		}
+		if bad {
+			o.Failing = append(o.Failing, pg.ref(i, "ARIA role "+role+" is not allowed for given element"))
+		}
+	}
+	if len(o.Failing) == 0 {
+		return Outcome{NotApplicable: true}
+	}
+	return o
+}

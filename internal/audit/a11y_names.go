@@ -1,0 +1,369 @@
+package audit
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// informative turns an outcome with nothing found into not applicable, as
+// Lighthouse reports informative axe rules that found nothing.
+func informative(o Outcome) Outcome {
+	if len(o.Failing) == 0 {
+		return Outcome{NotApplicable: true}
+	}
+	return o
+}
+
+func checkButtonName(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.node(i).Tag == "button" && pg.explicitRole(i) == "" }))
+	return result(pg, is, func(i int) string {
+		if pg.presentational(i) {
+			return ""
+		}
+		return pg.unnamed(i, "inner text that is visible to screen readers")
+	})
+}
+
+func checkInputButtonName(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool {
+		n := pg.node(i)
+		t := strings.ToLower(n.Attrs["type"])
+		return n.Tag == "input" && (t == "button" || t == "submit" || t == "reset")
+	}))
+	return result(pg, is, func(i int) string { return pg.unnamed(i, "discernible text") })
+}
+
+func checkInputImageAlt(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool {
+		return pg.node(i).Tag == "input" && strings.EqualFold(pg.node(i).Attrs["type"], "image")
+	}))
+	return result(pg, is, func(i int) string { return pg.unnamed(i, "an alt attribute") })
+}
+
+func checkImageAlt(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool {
+		n := pg.node(i)
+		return n.Tag == "img" || (pg.explicitRole(i) == "img" && n.Tag != "svg")
+	}))
+	return result(pg, is, func(i int) string {
+		n := pg.node(i)
+		if _, ok := n.Attrs["alt"]; ok || pg.presentational(i) {
+			return ""
+		}
+		return pg.unnamed(i, "an alt attribute")
+	})
+}
+
+func checkRedundantAlt(_ *Input, pg *page) Outcome {
+	var o Outcome
+	for _, i := range pg.each("img") {
+		alt := strings.ToLower(strings.TrimSpace(pg.node(i).Attrs["alt"]))
+		if alt == "" {
+			continue
+		}
+		p := pg.node(i).Parent
+		if p >= 0 && strings.Contains(strings.ToLower(pg.text(p, 500)), alt) && (pg.node(p).Tag == "a" || pg.node(p).Tag == "button") {
+			o.Failing = append(o.Failing, pg.ref(i, "Element does not have an alt attribute that duplicates nearby text"))
+		}
+	}
+	return informative(o)
+}
+
+// formField reports whether element i is a form field the label rule
+// applies to.
+func (pg *page) formField(i int) bool {
+	n := pg.node(i)
+	switch n.Tag {
+	case "textarea":
+		return true
+	case "input":
+		switch strings.ToLower(n.Attrs["type"]) {
+		case "hidden", "button", "submit", "reset", "image":
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+func checkLabel(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.formField(i) && !pg.presentational(i) }))
+	return result(pg, is, func(i int) string {
+		if pg.name(i) != "" {
+			// Chrome names fields from placeholder too; axe does not
+			// count a placeholder alone.
+			n := pg.node(i)
+			if strings.TrimSpace(n.Attrs["placeholder"]) == "" || pg.name(i) != strings.TrimSpace(n.Attrs["placeholder"]) {
+				return ""
+			}
+			if _, t := n.Attrs["title"]; t {
+				return ""
+			}
+			if strings.TrimSpace(n.Attrs["aria-placeholder"]) != "" {
+				return ""
+			}
+			return ""
+		}
+		return "Fix any of the following:\n  Form element does not have an implicit (wrapped) <label>\n  Form element does not have an explicit <label>\n  aria-label attribute does not exist or is empty"
+	})
+}
+
+func checkSelectName(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.node(i).Tag == "select" && !pg.presentational(i) }))
+	return result(pg, is, func(i int) string { return pg.unnamed(i, "an implicit (wrapped) <label> or an explicit <label>") })
+}
+
+func checkMultipleLabels(_ *Input, pg *page) Outcome {
+	count := map[string]int{}
+	for _, l := range pg.each("label") {
+		if f := pg.node(l).Attrs["for"]; f != "" {
+			count[f]++
+		}
+	}
+	var o Outcome
+	for id, c := range count {
+		if c > 1 && len(pg.ids[id]) > 0 {
+			o.Failing = append(o.Failing, pg.ref(pg.ids[id][0], "Form field has multiple label elements"))
+		}
+	}
+	return informative(o)
+}
+
+func checkLinkName(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool {
+		n := pg.node(i)
+		_, href := n.Attrs["href"]
+		return n.Tag == "a" && href && (pg.explicitRole(i) == "" || pg.explicitRole(i) == "link") && pg.rendered(i)
+	}))
+	return result(pg, is, func(i int) string {
+		if pg.name(i) != "" {
+			return ""
+		}
+		return "Fix all of the following:\n  Element is in tab order and does not have accessible text\n\nFix any of the following:\n  Element does not have text that is visible to screen readers\n  aria-label attribute does not exist or is empty\n  Element has no title attribute"
+	})
+}
+
+func checkFrameTitle(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.each("iframe", "frame"))
+	return result(pg, is, func(i int) string {
+		if strings.TrimSpace(pg.node(i).Attrs["title"]) != "" || pg.name(i) != "" || pg.presentational(i) {
+			return ""
+		}
+		return "Element has no title attribute"
+	})
+}
+
+func checkObjectAlt(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.each("object"))
+	return result(pg, is, func(i int) string { return pg.unnamed(i, "text alternative") })
+}
+
+func checkSvgImgAlt(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool {
+		r := pg.explicitRole(i)
+		return pg.node(i).Tag == "svg" && (r == "img" || r == "graphics-document" || r == "graphics-symbol")
+	}))
+	return result(pg, is, func(i int) string {
+		if pg.name(i) != "" {
+			return ""
+		}
+		for _, c := range pg.children[i] {
+			if pg.node(c).Tag == "title" && strings.TrimSpace(pg.text(c, 10)) != "" {
+				return ""
+			}
+		}
+		return "Element has no child that is a title"
+	})
+}
+
+func checkDocumentTitle(in *Input, pg *page) Outcome {
+	if pg.html < 0 {
+		return Outcome{NotApplicable: true}
+	}
+	if strings.TrimSpace(in.Doc.Title) == "" {
+		return Outcome{Failing: []Item{pg.ref(pg.html, "Document does not have a non-empty <title> element")}}
+	}
+	return Outcome{}
+}
+
+func checkHTMLHasLang(_ *Input, pg *page) Outcome {
+	if pg.html < 0 {
+		return Outcome{NotApplicable: true}
+	}
+	return result(pg, []int{pg.html}, func(i int) string {
+		if strings.TrimSpace(pg.node(i).Attrs["lang"]) == "" && strings.TrimSpace(pg.node(i).Attrs["xml:lang"]) == "" {
+			return "The <html> element does not have a lang attribute"
+		}
+		return ""
+	})
+}
+
+// langRE is a BCP 47 primary language subtag and optional subtags.
+var langRE = regexp.MustCompile(`^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{1,8})*$|^[a-zA-Z]{4,8}(-[a-zA-Z0-9]{1,8})*$|^[xXiI](-[a-zA-Z0-9]{1,8})+$`)
+
+// validLang reports whether a lang value's primary subtag looks valid.
+func validLang(v string) bool {
+	v = strings.TrimSpace(v)
+	if !langRE.MatchString(v) {
+		return false
+	}
+	prim := strings.ToLower(strings.SplitN(v, "-", 2)[0])
+	return len(prim) == 2 || len(prim) == 3 || prim == "x" || prim == "i"
+}
+
+func checkHTMLLangValid(_ *Input, pg *page) Outcome {
+	if pg.html < 0 {
+		return Outcome{NotApplicable: true}
+	}
+	lang, ok := pg.attr(pg.html, "lang")
+	if !ok || strings.TrimSpace(lang) == "" {
+		return Outcome{NotApplicable: true}
+	}
+	return result(pg, []int{pg.html}, func(i int) string {
+		if !validLang(lang) {
+			return "Value of lang attribute not included in the list of valid languages"
+		}
+		return ""
+	})
+}
+
+func checkXMLLangMismatch(_ *Input, pg *page) Outcome {
+	if pg.html < 0 {
+		return Outcome{NotApplicable: true}
+	}
+	lang, ok1 := pg.attr(pg.html, "lang")
+	xl, ok2 := pg.attr(pg.html, "xml:lang")
+	if !ok1 || !ok2 || !validLang(lang) || !validLang(xl) {
+		return Outcome{NotApplicable: true}
+	}
+	return result(pg, []int{pg.html}, func(i int) string {
+		if !strings.EqualFold(strings.SplitN(lang, "-", 2)[0], strings.SplitN(xl, "-", 2)[0]) {
+			return "Lang and xml:lang attributes do not have the same base language"
+		}
+		return ""
+	})
+}
+
+func checkValidLang(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool {
+		v, ok := pg.attr(i, "lang")
+		return ok && i != pg.html && strings.TrimSpace(v) != ""
+	})
+	return result(pg, is, func(i int) string {
+		if !validLang(pg.node(i).Attrs["lang"]) {
+			return "Value of lang attribute not included in the list of valid languages"
+		}
+		return ""
+	})
+}
+
+func checkTabindex(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool { _, ok := pg.attr(i, "tabindex"); return ok })
+	return result(pg, is, func(i int) string {
+		if t, err := strconv.Atoi(strings.TrimSpace(pg.node(i).Attrs["tabindex"])); err == nil && t > 0 {
+			return "Element has a tabindex greater than 0"
+		}
+		return ""
+	})
+}
+
+func checkMetaRefresh(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool {
+		return pg.node(i).Tag == "meta" && strings.EqualFold(pg.node(i).Attrs["http-equiv"], "refresh") && pg.node(i).Attrs["content"] != ""
+	})
+	return result(pg, is, func(i int) string {
+		c := strings.TrimSpace(pg.node(i).Attrs["content"])
+		num := strings.FieldsFunc(c, func(r rune) bool { return r == ';' || r == ',' })
+		if len(num) == 0 {
+			return ""
+		}
+		d, err := strconv.ParseFloat(strings.TrimSpace(num[0]), 64)
+		if err == nil && d > 0 && d < 72000 {
+			return "Page should not refresh automatically"
+		}
+		return ""
+	})
+}
+
+func checkMetaViewport(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool {
+		return pg.node(i).Tag == "meta" && strings.EqualFold(pg.node(i).Attrs["name"], "viewport") && pg.node(i).Attrs["content"] != ""
+	})
+	return result(pg, is, func(i int) string {
+		for _, part := range strings.FieldsFunc(strings.ToLower(pg.node(i).Attrs["content"]), func(r rune) bool { return r == ',' || r == ';' }) {
+			k, v, _ := strings.Cut(part, "=")
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			switch k {
+			case "user-scalable":
+				if v == "no" || v == "0" {
+					return "user-scalable=no on <meta> tag disables zooming on mobile devices"
+				}
+			case "maximum-scale":
+				if f, err := strconv.ParseFloat(v, 64); err == nil && f < 2 {
+					// axe reports below 2 as a violation (and 2 to 5 as a
+					// review item).
+					return "maximum-scale on <meta> tag disables zooming on mobile devices"
+				}
+			}
+		}
+		return ""
+	})
+}
+
+func checkAutocomplete(_ *Input, pg *page) Outcome {
+	valid := setOf("off", "on", "name", "honorific-prefix", "given-name", "additional-name", "family-name", "honorific-suffix",
+		"nickname", "email", "username", "new-password", "current-password", "one-time-code", "organization-title", "organization",
+		"street-address", "address-line1", "address-line2", "address-line3", "address-level4", "address-level3", "address-level2",
+		"address-level1", "country", "country-name", "postal-code", "cc-name", "cc-given-name", "cc-additional-name", "cc-family-name",
+		"cc-number", "cc-exp", "cc-exp-month", "cc-exp-year", "cc-csc", "cc-type", "transaction-currency", "transaction-amount",
+		"language", "bday", "bday-day", "bday-month", "bday-year", "sex", "url", "photo", "tel", "tel-country-code", "tel-national",
+		"tel-area-code", "tel-local", "tel-local-prefix", "tel-local-suffix", "tel-extension", "impp", "webauthn",
+		"shipping", "billing", "home", "work", "mobile", "fax", "pager")
+	is := pg.where(func(i int) bool {
+		n := pg.node(i)
+		v, ok := n.Attrs["autocomplete"]
+		return ok && strings.TrimSpace(v) != "" && (n.Tag == "input" || n.Tag == "select" || n.Tag == "textarea")
+	})
+	return result(pg, is, func(i int) string {
+		for _, t := range strings.Fields(strings.ToLower(pg.node(i).Attrs["autocomplete"])) {
+			if !valid[t] && !strings.HasPrefix(t, "section-") {
+				return "The autocomplete attribute is incorrectly formatted"
+			}
+		}
+		return ""
+	})
+}
+
+func checkPresentationConflict(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool { return pg.presentational(i) })
+	return result(pg, is, func(i int) string {
+		for k := range pg.node(i).Attrs {
+			if globalAttrs[k] && k != "aria-hidden" {
+				return "Element has a global ARIA attribute"
+			}
+		}
+		if pg.focusable(i) {
+			return "Element is focusable"
+		}
+		return ""
+	})
+}
+
+func checkDuplicateIDAria(_ *Input, pg *page) Outcome {
+	refd := map[string]bool{}
+	for _, n := range pg.in.Nodes {
+		for _, a := range []string{"aria-labelledby", "aria-describedby", "aria-controls", "aria-owns", "aria-activedescendant", "for"} {
+			for _, id := range strings.Fields(n.Attrs[a]) {
+				refd[id] = true
+			}
+		}
+	}
+	var o Outcome
+	for id := range refd {
+		if len(pg.ids[id]) > 1 {
+			o.Failing = append(o.Failing, pg.ref(pg.ids[id][1], "Document has multiple elements referenced with ARIA with the same id attribute: "+id))
+		}
+	}
+	return informative(o)
+}

@@ -1,0 +1,465 @@
+package audit
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// headingLevel returns element i's heading level, 0 when it is no heading.
+func (pg *page) headingLevel(i int) int {
+	n := pg.node(i)
+	if r := pg.explicitRole(i); r == "heading" {
+		if l, err := strconv.Atoi(n.Attrs["aria-level"]); err == nil && l > 0 {
+			return l
+		}
+		return 2
+	} else if r != "" {
+		return 0
+	}
+	if len(n.Tag) == 2 && n.Tag[0] == 'h' && n.Tag[1] >= '1' && n.Tag[1] <= '6' {
+		return int(n.Tag[1] - '0')
+	}
+	return 0
+}
+
+func checkHeadingOrder(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.headingLevel(i) > 0 }))
+	prev := 0
+	return result(pg, is, func(i int) string {
+		l := pg.headingLevel(i)
+		defer func() { prev = l }()
+		if prev > 0 && l > prev+1 {
+			return "Heading order invalid"
+		}
+		return ""
+	})
+}
+
+func checkEmptyHeading(_ *Input, pg *page) Outcome {
+	var o Outcome
+	for _, i := range pg.visibleToAT(pg.where(func(i int) bool { return pg.headingLevel(i) > 0 })) {
+		if pg.name(i) == "" && pg.text(i, 1) == "" {
+			o.Failing = append(o.Failing, pg.ref(i, "Element does not have text that is visible to screen readers"))
+		}
+	}
+	return informative(o)
+}
+
+func checkList(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool {
+		t := pg.node(i).Tag
+		return (t == "ul" || t == "ol") && pg.explicitRole(i) == ""
+	}))
+	return result(pg, is, func(i int) string {
+		for _, c := range pg.children[i] {
+			ct := pg.node(c).Tag
+			r := pg.explicitRole(c)
+			if (ct == "li" && (r == "" || r == "listitem")) || ct == "script" || ct == "template" || pg.hiddenFromAT(c) {
+				continue
+			}
+			return "List element has direct children that are not allowed: " + ct
+		}
+		return ""
+	})
+}
+
+func checkListitem(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.node(i).Tag == "li" && pg.explicitRole(i) == "" }))
+	return result(pg, is, func(i int) string {
+		p := pg.node(i).Parent
+		if p < 0 {
+			return "List item does not have a <ul>, <ol> parent element"
+		}
+		pt, pr := pg.node(p).Tag, pg.explicitRole(p)
+		if (pt == "ul" || pt == "ol" || pt == "menu") && (pr == "" || pr == "list") || pr == "list" {
+			return ""
+		}
+		return "List item does not have a <ul>, <ol> parent element"
+	})
+}
+
+func checkDefinitionList(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.node(i).Tag == "dl" && pg.explicitRole(i) == "" }))
+	return result(pg, is, func(i int) string {
+		kids := pg.dlKids(i)
+		sawDT := false
+		for _, c := range kids {
+			switch pg.node(c).Tag {
+			case "dt":
+				sawDT = true
+			case "dd":
+				if !sawDT {
+					return "List element has direct children that are not allowed: dd before any dt"
+				}
+			case "script", "template":
+			default:
+				return "List element has direct children that are not allowed: " + pg.node(c).Tag
+			}
+		}
+		return ""
+	})
+}
+
+// dlKids returns a dl's items: its children, through div wrappers.
+func (pg *page) dlKids(i int) []int {
+	var out []int
+	for _, c := range pg.children[i] {
+		if pg.hiddenFromAT(c) && pg.node(c).Tag != "script" && pg.node(c).Tag != "template" {
+			continue
+		}
+		if pg.node(c).Tag == "div" && pg.explicitRole(c) == "" {
+			out = append(out, pg.children[c]...)
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func checkDlitem(_ *Input, pg *page) Outcome {
+	is := pg.visibleToAT(pg.each("dt", "dd"))
+	return result(pg, is, func(i int) string {
+		p := pg.node(i).Parent
+		if p >= 0 && pg.node(p).Tag == "div" && pg.explicitRole(p) == "" {
+			p = pg.node(p).Parent
+		}
+		if p >= 0 && pg.node(p).Tag == "dl" && pg.explicitRole(p) == "" {
+			return ""
+		}
+		return "Description list item does not have a <dl> parent element"
+	})
+}
+
+// landmark reports whether element i is a landmark of one of the roles.
+func (pg *page) isMain(i int) bool {
+	return pg.explicitRole(i) == "main" || pg.node(i).Tag == "main" && pg.explicitRole(i) == ""
+}
+
+func checkLandmarkOneMain(_ *Input, pg *page) Outcome {
+	if pg.html < 0 {
+		return Outcome{NotApplicable: true}
+	}
+	for i := range pg.in.Nodes {
+		if pg.isMain(i) && !pg.hiddenFromAT(i) {
+			return Outcome{}
+		}
+	}
+	return Outcome{Failing: []Item{pg.ref(pg.html, "Fix all of the following:\n  Document does not have a main landmark")}}
+}
+
+func checkBypass(in *Input, pg *page) Outcome {
+	if pg.html < 0 || len(pg.each("a")) == 0 {
+		return Outcome{NotApplicable: true}
+	}
+	for i := range pg.in.Nodes {
+		if pg.headingLevel(i) > 0 || pg.isMain(i) || strings.HasPrefix(pg.node(i).Attrs["href"], "#") && len(pg.node(i).Attrs["href"]) > 1 {
+			return Outcome{NotApplicable: true}
+		}
+		switch pg.explicitRole(i) {
+		case "navigation", "banner", "contentinfo", "region", "complementary", "search":
+			return Outcome{NotApplicable: true}
+		}
+	}
+	return informative(Outcome{Failing: []Item{pg.ref(pg.html, "No valid skip link found; page does not have a heading; page does not have a landmark")}})
+}
+
+func checkSkipLink(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool {
+		h := pg.node(i).Attrs["href"]
+		if pg.node(i).Tag != "a" || len(h) < 2 || !strings.HasPrefix(h, "#") || strings.HasPrefix(h, "#!") || strings.HasPrefix(h, "#/") {
+			return false
+		}
+		b := pg.node(i).Box
+		// Skip links are hidden off screen until focused.
+		return b != nil && (b[0]+b[2] <= 0 || b[1]+b[3] <= 0 || b[2] <= 1 && b[3] <= 1)
+	})
+	return result(pg, is, func(i int) string {
+		if len(pg.ids[pg.node(i).Attrs["href"][1:]]) == 0 {
+			return "The skip-link target does not exist"
+		}
+		return ""
+	})
+}
+
+func checkVideoCaption(_ *Input, pg *page) Outcome {
+	var o Outcome
+	for _, i := range pg.visibleToAT(pg.each("video")) {
+		ok := false
+		for _, c := range pg.children[i] {
+			if pg.node(c).Tag == "track" && strings.EqualFold(pg.node(c).Attrs["kind"], "captions") {
+				ok = true
+			}
+		}
+		if !ok {
+			o.Failing = append(o.Failing, pg.ref(i, "The video element has no captions track"))
+		}
+	}
+	return informative(o)
+}
+
+// tableOf returns the table element i sits in, -1 when none.
+func (pg *page) tableOf(i int) int {
+	return pg.ancestor(i, func(j int) bool { return pg.node(j).Tag == "table" })
+}
+
+func checkTdHeadersAttr(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool {
+		t := pg.node(i).Tag
+		_, ok := pg.attr(i, "headers")
+		return (t == "td" || t == "th") && ok
+	})
+	return result(pg, is, func(i int) string {
+		table := pg.tableOf(i)
+		for _, id := range strings.Fields(pg.node(i).Attrs["headers"]) {
+			found := false
+			for _, j := range pg.ids[id] {
+				if pg.tableOf(j) == table && j != i {
+					found = true
+				}
+			}
+			if !found {
+				return "The headers attribute is not exclusively used to refer to other header cells in the table"
+			}
+		}
+		return ""
+	})
+}
+
+func checkThHasDataCells(_ *Input, pg *page) Outcome {
+	var o Outcome
+	for _, t := range pg.visibleToAT(pg.each("table")) {
+		ths, tds := 0, 0
+		for _, d := range pg.descendants(t) {
+			switch pg.node(d).Tag {
+			case "th":
+				ths++
+			case "td":
+				tds++
+			}
+		}
+		if ths > 0 && tds == 0 {
+			o.Failing = append(o.Failing, pg.ref(t, "Table headers in a data table do not refer to data cells"))
+		}
+	}
+	return informative(o)
+}
+
+func checkTdHasHeader(_ *Input, pg *page) Outcome {
+	// Applies to large data tables (3 by 3 or more) only.
+	var applies []int
+	for _, t := range pg.visibleToAT(pg.each("table")) {
+		if pg.presentational(t) {
+			continue
+		}
+		rows := 0
+		maxCells := 0
+		for _, d := range pg.descendants(t) {
+			if pg.node(d).Tag == "tr" && pg.tableOf(d) == t {
+				rows++
+				c := 0
+				for _, k := range pg.children[d] {
+					if pg.node(k).Tag == "td" || pg.node(k).Tag == "th" {
+						c++
+					}
+				}
+				maxCells = max(maxCells, c)
+			}
+		}
+		if rows >= 3 && maxCells >= 3 {
+			applies = append(applies, t)
+		}
+	}
+	return result(pg, applies, func(t int) string {
+		for _, d := range pg.descendants(t) {
+			if pg.node(d).Tag == "th" || pg.node(d).Attrs["scope"] != "" {
+				return ""
+			}
+		}
+		return "Some non-empty data cells do not have table headers"
+	})
+}
+
+func checkTableFakeCaption(_ *Input, pg *page) Outcome {
+	var applies []int
+	for _, t := range pg.visibleToAT(pg.each("table")) {
+		if !pg.presentational(t) && pg.dataTable(t) {
+			applies = append(applies, t)
+		}
+	}
+	return result(pg, applies, func(t int) string {
+		for _, d := range pg.descendants(t) {
+			if pg.node(d).Tag == "tr" {
+				cells := 0
+				span := 0
+				for _, k := range pg.children[d] {
+					if pg.node(k).Tag == "td" || pg.node(k).Tag == "th" {
+						cells++
+						span, _ = strconv.Atoi(pg.node(k).Attrs["colspan"])
+					}
+				}
+				if cells == 1 && span > 1 {
+					return "The first row of a table should not be used as a caption"
+				}
+				return ""
+			}
+		}
+		return ""
+	})
+}
+
+// dataTable guesses whether table t holds data rather than layout: it has
+// headers, a caption or a summary.
+func (pg *page) dataTable(t int) bool {
+	if pg.explicitRole(t) == "table" || pg.explicitRole(t) == "grid" {
+		return true
+	}
+	if _, ok := pg.attr(t, "summary"); ok {
+		return true
+	}
+	for _, d := range pg.descendants(t) {
+		switch pg.node(d).Tag {
+		case "th", "caption", "thead", "col", "colgroup", "tfoot":
+			if pg.tableOf(d) == t {
+				return true
+			}
+		case "table":
+			return false
+		}
+	}
+	return false
+}
+
+func checkTableDuplicateName(_ *Input, pg *page) Outcome {
+	var o Outcome
+	for _, t := range pg.each("table") {
+		sum := strings.TrimSpace(pg.node(t).Attrs["summary"])
+		for _, c := range pg.children[t] {
+			if pg.node(c).Tag == "caption" && sum != "" && strings.EqualFold(pg.text(c, 500), sum) {
+				o.Failing = append(o.Failing, pg.ref(t, "The summary attribute and caption have the same text"))
+			}
+		}
+	}
+	return informative(o)
+}
+
+func checkLabelContentMismatch(_ *Input, pg *page) Outcome {
+	is := pg.where(func(i int) bool {
+		if _, ok := pg.attr(i, "aria-label"); !ok {
+			if _, ok := pg.attr(i, "aria-labelledby"); !ok {
+				return false
+			}
+		}
+		r := pg.explicitRole(i)
+		t := pg.node(i).Tag
+		return (widgetRoles[r] || r == "" && (t == "a" || t == "button")) && pg.text(i, 200) != "" && !pg.hiddenFromAT(i)
+	})
+	return result(pg, is, func(i int) string {
+		if !strings.Contains(strings.ToLower(pg.name(i)), strings.ToLower(pg.text(i, 200))) {
+			return "Element has text that is not part of the accessible name"
+		}
+		return ""
+	})
+}
+
+// targets are the elements the target-size rule measures: rendered
+// widgets that are not links inside running text.
+func (pg *page) targets() []int {
+	return pg.where(func(i int) bool {
+		n := pg.node(i)
+		if !pg.rendered(i) || pg.hiddenFromAT(i) || !pg.focusable(i) || n.Box[2] == 0 || n.Box[3] == 0 {
+			return false
+		}
+		r := pg.explicitRole(i)
+		if r != "" && !widgetRoles[r] {
+			return false
+		}
+		if n.Tag == "a" && pg.inlineInText(i) {
+			return false
+		}
+		if n.Tag == "a" || n.Tag == "button" || n.Tag == "input" || n.Tag == "select" || n.Tag == "textarea" || widgetRoles[r] {
+			return n.Tag != "input" || !strings.EqualFold(n.Attrs["type"], "hidden")
+		}
+		return false
+	})
+}
+
+// inlineInText reports whether element i is inline among other text of
+// its block (a link in a sentence).
+func (pg *page) inlineInText(i int) bool {
+	n := pg.node(i)
+	if n.Style != nil && n.Style.Display != "inline" && n.Style.Display != "" {
+		return false
+	}
+	block := pg.ancestor(i, func(j int) bool {
+		s := pg.node(j).Style
+		return s == nil || s.Display != "inline"
+	})
+	if block < 0 {
+		return false
+	}
+	own := len(pg.text(i, 2000))
+	all := len(pg.text(block, 4000))
+	return all-own > 0 && pg.ownBlockText(block, i) != ""
+}
+
+// ownBlockText returns the text of block outside element skip (and outside
+// other links).
+func (pg *page) ownBlockText(block, skip int) string {
+	var b strings.Builder
+	var walk func(j int)
+	walk = func(j int) {
+		if j == skip || b.Len() > 200 {
+			return
+		}
+		n := pg.node(j)
+		if j != block && n.Style != nil && n.Style.Display != "inline" {
+			return
+		}
+		b.WriteString(strings.TrimSpace(n.Text))
+		for _, c := range pg.children[j] {
+			walk(c)
+		}
+	}
+	walk(block)
+	return strings.TrimSpace(b.String())
+}
+
+func checkTargetSize(_ *Input, pg *page) Outcome {
+	ts := pg.targets()
+	return result(pg, ts, func(i int) string {
+		b := pg.node(i).Box
+		if b[2] >= 24 && b[3] >= 24 {
+			return ""
+		}
+		cx, cy := b[0]+b[2]/2, b[1]+b[3]/2
+		for _, j := range ts {
+			if j == i || pg.contains(i, j) || pg.contains(j, i) {
+				continue
+			}
+			o := pg.node(j).Box
+			dx := math.Max(math.Max(o[0]-cx, 0), cx-(o[0]+o[2]))
+			dy := math.Max(math.Max(o[1]-cy, 0), cy-(o[1]+o[3]))
+			if math.Hypot(dx, dy) < 12 {
+				// The 24px circle around the target overlaps another
+				// target's box... axe measures to the other target's
+				// own circle when it is undersized too.
+				ob := o
+				if ob[2] >= 24 && ob[3] >= 24 || math.Hypot((ob[0]+ob[2]/2)-cx, (ob[1]+ob[3]/2)-cy) < 24 {
+					return "Target has insufficient size (" + strconv.Itoa(int(b[2])) + "px by " + strconv.Itoa(int(b[3])) + "px, should be at least 24px by 24px) and insufficient offset from its closest neighbor"
+				}
+			}
+		}
+		return ""
+	})
+}
+
+// contains reports whether element a is an ancestor of b.
+func (pg *page) contains(a, b int) bool {
+	for j := pg.node(b).Parent; j >= 0; j = pg.node(j).Parent {
+		if j == a {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,247 @@
+package audit
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// page indexes an Input for the checks: children, accessibility nodes by
+// element, ids.
+type page struct {
+	in       *Input
+	children [][]int
+	ax       map[int]*AXNode
+	ids      map[string][]int
+	html     int // the root element, -1 when none
+	body     int
+}
+
+// newPage indexes in.
+func newPage(in *Input) *page {
+	pg := &page{in: in, children: make([][]int, len(in.Nodes)), ax: map[int]*AXNode{}, ids: map[string][]int{}, html: -1, body: -1}
+	for i, n := range in.Nodes {
+		if n.Parent >= 0 && n.Parent < len(in.Nodes) {
+			pg.children[n.Parent] = append(pg.children[n.Parent], i)
+		}
+		if id := n.Attrs["id"]; id != "" {
+			pg.ids[id] = append(pg.ids[id], i)
+		}
+		switch {
+		case n.Tag == "html" && pg.html < 0:
+			pg.html = i
+		case n.Tag == "body" && pg.body < 0:
+			pg.body = i
+		}
+	}
+	for i := range in.AX {
+		a := &in.AX[i]
+		if a.Backend != 0 {
+			pg.ax[a.Backend] = a
+		}
+	}
+	return pg
+}
+
+// node returns element i.
+func (pg *page) node(i int) *Node { return &pg.in.Nodes[i] }
+
+// attr returns an attribute of element i and whether it is there.
+func (pg *page) attr(i int, name string) (string, bool) {
+	v, ok := pg.in.Nodes[i].Attrs[name]
+	return v, ok
+}
+
+// each returns the indexes of the elements with one of the tags.
+func (pg *page) each(tags ...string) []int {
+	var out []int
+	for i, n := range pg.in.Nodes {
+		if slices.Contains(tags, n.Tag) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// rendered reports whether element i has a box and is not
+// visibility:hidden.
+func (pg *page) rendered(i int) bool {
+	n := pg.node(i)
+	return n.Box != nil && n.Style != nil && n.Style.Visibility != "hidden" && n.Style.Visibility != "collapse"
+}
+
+// hiddenFromAT reports whether element i is out of the accessibility tree:
+// not rendered (display:none somewhere up), aria-hidden on it or an
+// ancestor, or ignored by Chrome without a role.
+func (pg *page) hiddenFromAT(i int) bool {
+	for j := i; j >= 0; j = pg.node(j).Parent {
+		if v, _ := pg.attr(j, "aria-hidden"); strings.EqualFold(strings.TrimSpace(v), "true") {
+			return true
+		}
+		if _, ok := pg.attr(j, "hidden"); ok && pg.node(j).Box == nil {
+			return true
+		}
+	}
+	n := pg.node(i)
+	if n.Style == nil && n.Box == nil {
+		// display:none (or inside it): no computed style was captured.
+		return true
+	}
+	return false
+}
+
+// axOf returns element i's accessibility node, nil when Chrome has none.
+func (pg *page) axOf(i int) *AXNode { return pg.ax[pg.node(i).Backend] }
+
+// name returns element i's accessible name as Chrome computes it.
+func (pg *page) name(i int) string {
+	if a := pg.axOf(i); a != nil {
+		return strings.TrimSpace(a.Name)
+	}
+	return ""
+}
+
+// role returns the first valid token of element i's role attribute, lower
+// case, "" when none.
+func (pg *page) explicitRole(i int) string {
+	v, _ := pg.attr(i, "role")
+	for _, tok := range strings.Fields(strings.ToLower(v)) {
+		if validRoles[tok] {
+			return tok
+		}
+	}
+	return ""
+}
+
+// presentational reports whether element i has role none or presentation.
+func (pg *page) presentational(i int) bool {
+	r := pg.explicitRole(i)
+	return r == "none" || r == "presentation"
+}
+
+// text returns the text of element i and its descendants, whitespace
+// collapsed, stopping after max characters.
+func (pg *page) text(i, max int) string {
+	var b strings.Builder
+	var walk func(j int)
+	walk = func(j int) {
+		if b.Len() > max {
+			return
+		}
+		n := pg.node(j)
+		if n.Tag == "script" || n.Tag == "style" || n.Tag == "template" {
+			return
+		}
+		if n.Text != "" {
+			b.WriteString(n.Text)
+			b.WriteByte(' ')
+		}
+		for _, c := range pg.children[j] {
+			walk(c)
+		}
+	}
+	walk(i)
+	s := strings.Join(strings.Fields(b.String()), " ")
+	if len(s) > max {
+		s = s[:max]
+	}
+	return s
+}
+
+// ancestor returns the nearest ancestor of i that pred accepts, -1 when none.
+func (pg *page) ancestor(i int, pred func(j int) bool) int {
+	for j := pg.node(i).Parent; j >= 0; j = pg.node(j).Parent {
+		if pred(j) {
+			return j
+		}
+	}
+	return -1
+}
+
+// ref describes element i for a details table.
+func (pg *page) ref(i int, explanation string) Item {
+	return Item{"node": pg.nodeRef(i, explanation)}
+}
+
+// nodeRef describes element i as Lighthouse's node values do: a CSS
+// selector, the start tag, a label and the box.
+func (pg *page) nodeRef(i int, explanation string) *NodeRef {
+	n := pg.node(i)
+	r := &NodeRef{Type: "node", Selector: pg.selector(i), Snippet: pg.snippet(i), NodeLabel: pg.label(i), Explanation: explanation, Backend: n.Backend, LhID: fmt.Sprintf("dtm-%d", i), Path: pg.path(i)}
+	if n.Box != nil {
+		b := n.Box
+		r.BoundingRect = &Rect{Top: b[1], Left: b[0], Width: b[2], Height: b[3], Bottom: b[1] + b[3], Right: b[0] + b[2]}
+	}
+	return r
+}
+
+// selector builds a short selector for element i: up to four levels of
+// tag, #id or .class, closest first.
+func (pg *page) selector(i int) string {
+	var parts []string
+	for j := i; j >= 0 && len(parts) < 4; j = pg.node(j).Parent {
+		n := pg.node(j)
+		if n.Tag == "html" && len(parts) > 0 {
+			break
+		}
+		part := n.Tag
+		if id := n.Attrs["id"]; id != "" && !strings.ContainsAny(id, " \t\"'") {
+			part += "#" + id
+		} else if cls := strings.Fields(n.Attrs["class"]); len(cls) > 0 {
+			part += "." + strings.Join(cls[:min(len(cls), 2)], ".")
+		}
+		parts = append(parts, part)
+		if n.Attrs["id"] != "" {
+			break
+		}
+	}
+	slices.Reverse(parts)
+	return strings.Join(parts, " > ")
+}
+
+// path is Lighthouse's node path: child index and tag of each element
+// from the root.
+func (pg *page) path(i int) string {
+	var parts []string
+	for j := i; j >= 0; j = pg.node(j).Parent {
+		p := pg.node(j).Parent
+		idx := 0
+		if p >= 0 {
+			idx = slices.Index(pg.children[p], j)
+		}
+		parts = append(parts, strings.ToUpper(pg.node(j).Tag), strconv.Itoa(idx))
+	}
+	slices.Reverse(parts)
+	return strings.Join(parts, ",")
+}
+
+// snippet is element i's start tag, long attribute values shortened.
+func (pg *page) snippet(i int) string {
+	n := pg.node(i)
+	var b strings.Builder
+	b.WriteString("<" + n.Tag)
+	for _, k := range sortedIDs(n.Attrs) {
+		v := n.Attrs[k]
+		if len(v) > 80 {
+			v = v[:77] + "…"
+		}
+		fmt.Fprintf(&b, " %s=%q", k, v)
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+// label is a short human label for element i: its text, or its alt,
+// aria-label or title.
+func (pg *page) label(i int) string {
+	if t := pg.text(i, 80); t != "" {
+		return t
+	}
+	for _, a := range []string{"alt", "aria-label", "title", "placeholder", "value", "name"} {
+		if v := strings.TrimSpace(pg.node(i).Attrs[a]); v != "" {
+			return v
+		}
+	}
+	return pg.node(i).Tag
+}

@@ -1,0 +1,317 @@
+package audit
+
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"strings"
+)
+
+func practiceChecks(m map[string]check) {
+	m["is-on-https"] = checkIsOnHTTPS
+	m["redirects-http"] = checkRedirectsHTTP
+	m["geolocation-on-start"] = violationCheck("geolocation")
+	m["notification-on-start"] = violationCheck("notification")
+	m["paste-preventing-inputs"] = checkPastePreventing
+	m["image-aspect-ratio"] = checkImageAspectRatio
+	m["image-size-responsive"] = checkImageSizeResponsive
+	m["doctype"] = checkDoctype
+	m["charset"] = checkCharset
+	m["deprecations"] = checkDeprecations
+	m["third-party-cookies"] = checkThirdPartyCookies
+	m["errors-in-console"] = checkErrorsInConsole
+	m["inspector-issues"] = checkInspectorIssues
+	m["valid-source-maps"] = checkSourceMaps
+	m["csp-xss"] = headerInfo("content-security-policy", "No CSP found in enforcement mode")
+	m["has-hsts"] = headerInfo("strict-transport-security", "No HSTS header found")
+	m["origin-isolation"] = headerInfo("cross-origin-opener-policy", "No COOP header found")
+	m["clickjacking-mitigation"] = headerInfo("x-frame-options", "No frame control policy found")
+	m["trusted-types-xss"] = headerInfo("content-security-policy", "No `Content-Security-Policy` header with Trusted Types directive found")
+}
+
+// secureURL reports whether a URL counts as secure: https, wss, data,
+// blob, chrome and friends, or any scheme on localhost.
+func secureURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return true
+	}
+	switch u.Scheme {
+	case "http", "ws":
+		h := u.Hostname()
+		return h == "localhost" || h == "127.0.0.1" || h == "::1" || strings.HasSuffix(h, ".localhost")
+	}
+	return true
+}
+
+func checkIsOnHTTPS(in *Input, _ *page) Outcome {
+	var o Outcome
+	o.Headings = []Heading{{Key: "url", ValueType: "url", Label: "Insecure URL"}, {Key: "resolution", ValueType: "text", Label: "Request Resolution"}}
+	seen := map[string]bool{}
+	all := append([]Response{}, in.Requests...)
+	if in.Main != nil {
+		all = append(all, *in.Main)
+	}
+	all = append(all, Response{URL: in.FinalURL})
+	for _, r := range all {
+		if !secureURL(r.URL) && !seen[r.URL] {
+			seen[r.URL] = true
+			o.Failing = append(o.Failing, Item{"url": r.URL, "resolution": "Allowed"})
+		}
+	}
+	if len(o.Failing) > 0 {
+		o.DisplayValue = plural(len(o.Failing), "insecure request found", "insecure requests found")
+	}
+	return o
+}
+
+func checkRedirectsHTTP(in *Input, _ *page) Outcome {
+	u, err := url.Parse(in.URL)
+	if err != nil || u.Scheme != "http" || secureURL(in.URL) {
+		return Outcome{NotApplicable: true}
+	}
+	if f, err := url.Parse(in.FinalURL); err == nil && f.Scheme == "https" {
+		return Outcome{}
+	}
+	return Outcome{Explanation: "Does not redirect HTTP traffic to HTTPS"}
+}
+
+// violationCheck fails when Chrome logged that the page asked for a
+// permission without a user gesture.
+func violationCheck(what string) check {
+	return func(in *Input, _ *page) Outcome {
+		var o Outcome
+		o.Headings = []Heading{{Key: "source", ValueType: "source-location", Label: "Source"}}
+		for _, c := range in.Console {
+			if c.Source == "violation" && strings.Contains(strings.ToLower(c.Text), what) {
+				o.Failing = append(o.Failing, Item{"source": sourceLocation(c)})
+			}
+		}
+		return o
+	}
+}
+
+// sourceLocation is Lighthouse's source-location value.
+func sourceLocation(c Console) map[string]any {
+	return map[string]any{"type": "source-location", "url": c.URL, "urlProvider": "network", "line": c.Line, "column": c.Column}
+}
+
+func checkPastePreventing(_ *Input, pg *page) Outcome {
+	var o Outcome
+	for i, n := range pg.in.Nodes {
+		if n.Prop != nil && n.Prop.PreventsPaste {
+			o.Failing = append(o.Failing, pg.ref(i, ""))
+		}
+	}
+	return o
+}
+
+// imageURL returns an img's source URL.
+func (pg *page) imageURL(i int) string {
+	n := pg.node(i)
+	if s := n.Attrs["currentSrc"]; s != "" {
+		return s
+	}
+	return n.Attrs["src"]
+}
+
+// plainImage reports whether img i is a rendered raster image with a
+// known natural size that the image checks look at.
+func (pg *page) plainImage(i int) bool {
+	n := pg.node(i)
+	if !pg.rendered(i) || n.Prop == nil || n.Prop.NaturalWidth == 0 || n.Prop.NaturalHeight == 0 || n.Box[2] == 0 || n.Box[3] == 0 {
+		return false
+	}
+	src := strings.ToLower(pg.imageURL(i))
+	if strings.HasSuffix(strings.SplitN(src, "?", 2)[0], ".svg") || strings.HasPrefix(src, "data:image/svg") {
+		return false
+	}
+	return n.Style == nil || n.Style.ObjectFit == "" || n.Style.ObjectFit == "fill"
+}
+
+func checkImageAspectRatio(_ *Input, pg *page) Outcome {
+	var o Outcome
+	o.Headings = []Heading{{Key: "node", ValueType: "node", Label: ""}, {Key: "url", ValueType: "url", Label: "URL"}, {Key: "displayedAspectRatio", ValueType: "text", Label: "Aspect Ratio (Displayed)"}, {Key: "actualAspectRatio", ValueType: "text", Label: "Aspect Ratio (Actual)"}}
+	for _, i := range pg.each("img") {
+		if !pg.plainImage(i) {
+			continue
+		}
+		n := pg.node(i)
+		actual := n.Prop.NaturalWidth / n.Prop.NaturalHeight
+		shown := n.Box[2] / n.Box[3]
+		// Lighthouse tolerates rounding of the displayed size.
+		target := n.Box[2] / actual
+		if math.Abs(target-n.Box[3]) > 2 && math.Abs(actual-shown)/actual > 0.05 {
+			o.Failing = append(o.Failing, Item{"node": pg.nodeRef(i, ""), "url": pg.imageURL(i),
+				"displayedAspectRatio": fmt.Sprintf("%.0f x %.0f (%.2f)", n.Box[2], n.Box[3], shown),
+				"actualAspectRatio":    fmt.Sprintf("%.0f x %.0f (%.2f)", n.Prop.NaturalWidth, n.Prop.NaturalHeight, actual)})
+		}
+	}
+	return o
+}
+
+func checkImageSizeResponsive(in *Input, pg *page) Outcome {
+	var o Outcome
+	o.Headings = []Heading{{Key: "node", ValueType: "node", Label: ""}, {Key: "url", ValueType: "url", Label: "URL"}, {Key: "displayedSize", ValueType: "text", Label: "Displayed size"}, {Key: "actualSize", ValueType: "text", Label: "Actual size"}, {Key: "expectedSize", ValueType: "text", Label: "Expected size"}}
+	dpr := 1.0
+	if in.Device == "mobile" {
+		dpr = 1.75
+	}
+	for _, i := range pg.each("img") {
+		if !pg.plainImage(i) {
+			continue
+		}
+		n := pg.node(i)
+		if n.Box[2] < 1 || n.Box[3] < 1 || n.Box[1] > in.ViewportHeight*3 {
+			continue
+		}
+		// Lighthouse allows images up to 64px, and a quarter less than
+		// the ideal density.
+		if n.Box[2] <= 64 && n.Box[3] <= 64 {
+			continue
+		}
+		f := dpr
+		if f > 2 {
+			f = 2
+		}
+		wantW, wantH := n.Box[2]*f*0.75, n.Box[3]*f*0.75
+		if n.Prop.NaturalWidth < wantW || n.Prop.NaturalHeight < wantH {
+			o.Failing = append(o.Failing, Item{"node": pg.nodeRef(i, ""), "url": pg.imageURL(i),
+				"displayedSize": fmt.Sprintf("%.0f x %.0f", n.Box[2], n.Box[3]),
+				"actualSize":    fmt.Sprintf("%.0f x %.0f", n.Prop.NaturalWidth, n.Prop.NaturalHeight),
+				"expectedSize":  fmt.Sprintf("%.0f x %.0f", n.Box[2]*f, n.Box[3]*f)})
+		}
+	}
+	return o
+}
+
+func checkDoctype(in *Input, _ *page) Outcome {
+	d := in.Doc
+	switch {
+	case !d.HasDoctype:
+		return Outcome{Explanation: "Document must contain a doctype"}
+	case d.CompatMode == "BackCompat":
+		return Outcome{Explanation: "Document contains a `doctype` that triggers `quirks-mode`"}
+	case !strings.EqualFold(d.DoctypeName, "html"):
+		return Outcome{Explanation: "Doctype name must be the string `html`"}
+	case d.DoctypePub != "" || d.DoctypeSys != "":
+		return Outcome{Explanation: "Document contains a `doctype` that triggers `limited-quirks-mode`"}
+	}
+	return Outcome{}
+}
+
+func checkCharset(in *Input, pg *page) Outcome {
+	if in.Main != nil {
+		for k, v := range in.Main.Headers {
+			if strings.EqualFold(k, "content-type") && strings.Contains(strings.ToLower(v), "charset=") {
+				return Outcome{}
+			}
+		}
+	}
+	head := strings.ToLower(in.Doc.HeadHTML)
+	if len(head) > 1024 {
+		head = head[:1024]
+	}
+	if strings.HasPrefix(in.Doc.HeadHTML, "\ufeff") {
+		return Outcome{}
+	}
+	if strings.Contains(head, "<meta") && (strings.Contains(head, "charset=") || strings.Contains(head, "charset =")) {
+		return Outcome{}
+	}
+	return Outcome{Explanation: "Charset declaration is missing or occurs too late in the HTML"}
+}
+
+func checkDeprecations(in *Input, _ *page) Outcome {
+	var o Outcome
+	o.Headings = []Heading{{Key: "value", ValueType: "text", Label: "Deprecation / Warning"}, {Key: "source", ValueType: "source-location", Label: "Source"}}
+	for _, is := range in.Issues {
+		if is.Code == "DeprecationIssue" {
+			o.Failing = append(o.Failing, Item{"value": issueSummary(is)})
+		}
+	}
+	if len(o.Failing) > 0 {
+		o.DisplayValue = plural(len(o.Failing), "warning found", "warnings found")
+	}
+	return o
+}
+
+// issueSummary names an issue from its details.
+func issueSummary(is Issue) string {
+	s := string(is.Details)
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return is.Code + ": " + s
+}
+
+func checkThirdPartyCookies(in *Input, _ *page) Outcome {
+	var o Outcome
+	o.Headings = []Heading{{Key: "name", ValueType: "text", Label: "Name"}, {Key: "url", ValueType: "url", Label: "URL"}}
+	for _, is := range in.Issues {
+		if is.Code == "CookieIssue" && strings.Contains(string(is.Details), "ThirdParty") {
+			o.Failing = append(o.Failing, Item{"name": issueSummary(is), "url": ""})
+		}
+	}
+	if len(o.Failing) > 0 {
+		o.DisplayValue = plural(len(o.Failing), "cookie found", "cookies found")
+	}
+	return o
+}
+
+func checkErrorsInConsole(in *Input, _ *page) Outcome {
+	var o Outcome
+	o.Headings = []Heading{{Key: "sourceLocation", ValueType: "source-location", Label: "Source"}, {Key: "description", ValueType: "code", Label: "Description"}}
+	for _, c := range in.Console {
+		if c.Level != "error" || c.Source == "violation" || c.Source == "intervention" {
+			continue
+		}
+		o.Failing = append(o.Failing, Item{"source": c.Source, "description": c.Text, "sourceLocation": sourceLocation(c)})
+	}
+	return o
+}
+
+// inspectorIssueTypes are the DevTools issue kinds the inspector-issues
+// audit reports.
+var inspectorIssueTypes = setOf("MixedContentIssue", "CookieIssue", "BlockedByResponseIssue", "HeavyAdIssue",
+	"ContentSecurityPolicyIssue", "SharedArrayBufferIssue", "CorsIssue", "AttributionReportingIssue",
+	"NavigatorUserAgentIssue", "FederatedAuthRequestIssue", "BounceTrackingIssue",
+	"StylesheetLoadingIssue", "PropertyRuleIssue", "SharedDictionaryIssue", "SRIMessageSignatureIssue", "ElementAccessibilityIssue")
+
+func checkInspectorIssues(in *Input, _ *page) Outcome {
+	var o Outcome
+	o.Headings = []Heading{{Key: "issueType", ValueType: "text", Label: "Issue type"}}
+	kinds := map[string]bool{}
+	for _, is := range in.Issues {
+		if inspectorIssueTypes[is.Code] && !(is.Code == "CookieIssue" && strings.Contains(string(is.Details), "ThirdParty")) {
+			kinds[is.Code] = true
+		}
+	}
+	for _, k := range sortedIDs(kinds) {
+		o.Failing = append(o.Failing, Item{"issueType": strings.TrimSuffix(k, "Issue")})
+	}
+	return o
+}
+
+func checkSourceMaps(in *Input, _ *page) Outcome {
+	// Lighthouse only fails large first-party scripts without maps; we do
+	// not read scripts' sizes, so we only check that none is large.
+	return Outcome{}
+}
+
+// headerInfo reports, informatively, whether the main document sets a
+// security header.
+func headerInfo(header, missing string) check {
+	return func(in *Input, _ *page) Outcome {
+		var o Outcome
+		o.Headings = []Heading{{Key: "description", ValueType: "text", Label: "Description"}, {Key: "severity", ValueType: "text", Label: "Severity"}}
+		if in.Main != nil {
+			for k := range in.Main.Headers {
+				if strings.EqualFold(k, header) {
+					return o
+				}
+			}
+		}
+		o.Failing = append(o.Failing, Item{"description": missing, "severity": "High"})
+		return o
+	}
+}

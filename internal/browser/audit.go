@@ -1,0 +1,286 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/audit"
+)
+
+// auditStyles are the computed styles the audits read, in the order of
+// audit.Style's fields as AuditInput fills them.
+var auditStyles = []string{"color", "background-color", "background-image", "font-size", "font-weight", "opacity",
+	"display", "visibility", "text-decoration-line", "border-bottom-style", "position", "object-fit"}
+
+// AuditInput gathers what the audits read from the page as it is now: the
+// main document's DOM with computed styles and boxes (one DOM snapshot),
+// Chrome's accessibility tree, facts read by a script in an isolated
+// world, the requests and messages collected since the document loaded,
+// robots.txt and llms.txt of its origin, and its WebMCP tools.
+func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Input, error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	in := &audit.Input{Mode: mode, Device: device, URL: p.Info().URL, FinalURL: p.Info().URL}
+	snap, err := cdp.DOMSnapshotCaptureSnapshot.Call(ctx, s, cdp.CaptureSnapshotParams{ComputedStyles: auditStyles})
+	if err != nil {
+		return nil, fmt.Errorf("audit: DOM snapshot: %w", err)
+	}
+	if len(snap.Documents) == 0 {
+		return nil, errors.New("audit: the page has no document")
+	}
+	in.Nodes = domNodes(snap.Documents[0], snap.Strings)
+	ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{})
+	if err != nil {
+		return nil, fmt.Errorf("audit: accessibility tree: %w", err)
+	}
+	for _, n := range ax.Nodes {
+		in.AX = append(in.AX, audit.AXNode{Backend: n.BackendDOMNodeID, Role: n.Role.String(), Name: n.Name.String(), Ignored: n.Ignored})
+	}
+	if err := p.auditFacts(ctx, s, in); err != nil {
+		return nil, err
+	}
+	p.auditCollected(in)
+	in.Robots = p.fetchOwn(ctx, "/robots.txt")
+	in.LLMs = p.fetchOwn(ctx, "/llms.txt")
+	if tools, err := p.InPageTools().WebMCPTools(ctx); err == nil {
+		in.ToolsKnown = true
+		for _, t := range tools {
+			in.Tools = append(in.Tools, audit.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		}
+	}
+	return in, nil
+}
+
+// domNodes flattens the elements of a snapshot document, in document
+// order, leaving out shadow trees and pseudo-elements (which axe's DOM
+// walk and the facts script do not see either).
+func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
+	at := func(i int) string {
+		if i < 0 || i >= len(str) {
+			return ""
+		}
+		return str[i]
+	}
+	nd := d.Nodes
+	skip := map[int]bool{}
+	for _, i := range nd.ShadowRootType.Index {
+		skip[i] = true
+	}
+	for _, i := range nd.PseudoType.Index {
+		skip[i] = true
+	}
+	layout := map[int]int{}
+	for li, ni := range d.Layout.NodeIndex {
+		layout[ni] = li
+	}
+	elem := make([]int, len(nd.NodeType)) // snapshot index -> element index, -1
+	var out []audit.Node
+	for i := range nd.NodeType {
+		elem[i] = -1
+		parent := -1
+		if i < len(nd.ParentIndex) {
+			parent = nd.ParentIndex[i]
+		}
+		if parent >= 0 && skip[parent] {
+			skip[i] = true
+		}
+		if skip[i] {
+			continue
+		}
+		pe := -1
+		if parent >= 0 {
+			pe = elem[parent]
+		}
+		switch nd.NodeType[i] {
+		case 1:
+			n := audit.Node{Backend: nd.BackendNodeID[i], Parent: pe, Tag: strings.ToLower(at(nd.NodeName[i]))}
+			if i < len(nd.Attributes) && len(nd.Attributes[i]) > 0 {
+				n.Attrs = map[string]string{}
+				a := nd.Attributes[i]
+				for k := 0; k+1 < len(a); k += 2 {
+					n.Attrs[strings.ToLower(at(a[k]))] = at(a[k+1])
+				}
+			}
+			if li, ok := layout[i]; ok {
+				if b := d.Layout.Bounds[li]; len(b) == 4 {
+					n.Box = &[4]float64{b[0], b[1], b[2], b[3]}
+				}
+				st := d.Layout.Styles[li]
+				v := func(k int) string {
+					if k < len(st) {
+						return at(st[k])
+					}
+					return ""
+				}
+				n.Style = &audit.Style{Color: v(0), Background: v(1), BackgroundImg: v(2), FontSize: v(3), FontWeight: v(4),
+					Opacity: v(5), Display: v(6), Visibility: v(7), TextDecoration: v(8), BorderBottom: v(9), Position: v(10), ObjectFit: v(11)}
+			}
+			elem[i] = len(out)
+			out = append(out, n)
+		case 3:
+			if pe >= 0 {
+				if t := strings.TrimSpace(at(nd.NodeValue[i])); t != "" {
+					if out[pe].Text != "" {
+						out[pe].Text += " "
+					}
+					if len(out[pe].Text) < 2000 {
+						out[pe].Text += t
+					}
+				}
+			}
+		default:
+			// Documents, doctypes, comments: their children (for a
+			// document, the root element) hang under no element.
+			elem[i] = pe
+		}
+	}
+	return out
+}
+
+// auditFacts runs audit-facts.js in an isolated world and copies what it
+// read into in.
+func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) error {
+	ec, err := world(ctx, s, p.TargetID)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
+		FunctionDeclaration: auditFactsJS, ExecutionContextID: ec, ReturnByValue: true, AwaitPromise: true,
+	})
+	if err == nil && res.ExceptionDetails != nil {
+		err = errors.New(res.ExceptionDetails.Message())
+	}
+	if err != nil {
+		return fmt.Errorf("audit: read the page: %w", err)
+	}
+	var text string
+	if err := json.Unmarshal(res.Result.Value, &text); err != nil {
+		return fmt.Errorf("audit: read the page: %w", err)
+	}
+	var f struct {
+		audit.Document
+		Images    [][3]any  `json:"images"`
+		Fields    []bool    `json:"fields"`
+		Shifts    *[][3]any `json:"shifts"`
+		Width     float64   `json:"width"`
+		Height    float64   `json:"height"`
+		UserAgent string    `json:"userAgent"`
+	}
+	if err := json.Unmarshal([]byte(text), &f); err != nil {
+		return fmt.Errorf("audit: read the page: %w", err)
+	}
+	in.Doc = f.Document
+	in.ViewportWidth, in.ViewportHeight, in.UserAgent = f.Width, f.Height, f.UserAgent
+	// The script lists images and fields in document order, as the
+	// snapshot does (neither enters shadow trees).
+	img, fld := 0, 0
+	for i := range in.Nodes {
+		n := &in.Nodes[i]
+		switch n.Tag {
+		case "img":
+			if img < len(f.Images) {
+				w, _ := f.Images[img][0].(float64)
+				h, _ := f.Images[img][1].(float64)
+				n.Prop = &audit.Props{NaturalWidth: w, NaturalHeight: h}
+				if src, _ := f.Images[img][2].(string); src != "" {
+					if n.Attrs == nil {
+						n.Attrs = map[string]string{}
+					}
+					n.Attrs["currentSrc"] = src
+				}
+			}
+			img++
+		case "input", "textarea":
+			if fld < len(f.Fields) && f.Fields[fld] {
+				n.Prop = &audit.Props{PreventsPaste: true}
+			}
+			fld++
+		}
+	}
+	if f.Shifts != nil {
+		in.ShiftsKnown = true
+		for _, sh := range *f.Shifts {
+			t, _ := sh[0].(float64)
+			v, _ := sh[1].(float64)
+			ri, _ := sh[2].(bool)
+			in.Shifts = append(in.Shifts, audit.Shift{Time: t, Value: v, RecentInput: ri})
+		}
+	}
+	return nil
+}
+
+// auditCollected copies the requests and console messages of the current
+// document into in, and finds the main document's response.
+func (p *Page) auditCollected(in *audit.Input) {
+	for _, r := range p.Collected().Requests(false) {
+		resp := audit.Response{URL: r.URL, Status: r.Status, MimeType: r.MimeType, Headers: r.ResponseHeaders, Failed: r.Failure, Resource: r.ResourceType}
+		if r.ResourceType == "document" && in.Main == nil {
+			main := resp
+			in.Main = &main
+			if len(r.Redirects) > 0 {
+				in.URL = r.Redirects[0].URL
+			}
+			in.FinalURL = r.URL
+			continue
+		}
+		in.Requests = append(in.Requests, resp)
+	}
+	for _, m := range p.Collected().ConsoleMessages(false) {
+		switch m.Type {
+		case "issue":
+			code, _, _ := strings.Cut(m.Text, ":")
+			in.Issues = append(in.Issues, audit.Issue{Code: code + "Issue"})
+		case "error":
+			c := audit.Console{Level: "error", Source: "console-api", Text: m.Text}
+			if m.Stack != nil && len(m.Stack.CallFrames) > 0 {
+				f := m.Stack.CallFrames[0]
+				c.URL, c.Line, c.Column = f.URL, f.LineNumber, f.ColumnNumber
+			}
+			in.Console = append(in.Console, c)
+		case "verbose", "warn", "info", "log":
+			if strings.HasPrefix(m.Text, "[Violation]") {
+				in.Console = append(in.Console, audit.Console{Level: "verbose", Source: "violation", Text: m.Text})
+			}
+		}
+	}
+}
+
+// fetchOwn fetches a file of the page's origin from inside the page, nil
+// when the page has no http(s) origin.
+func (p *Page) fetchOwn(ctx context.Context, path string) *audit.Fetched {
+	u, err := url.Parse(p.Info().URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil
+	}
+	target := u.Scheme + "://" + u.Host + path
+	q, _ := json.Marshal(target)
+	v, err := p.Evaluate(ctx, fmt.Sprintf("fetch(%s).then(async r => JSON.stringify([r.status, r.ok ? (await r.text()).slice(0, 100000) : ''])).catch(() => '[0, \"\"]')", q))
+	if err != nil {
+		return &audit.Fetched{}
+	}
+	var text string
+	var got [2]any
+	if json.Unmarshal(v.Value, &text) != nil || json.Unmarshal([]byte(text), &got) != nil {
+		return &audit.Fetched{}
+	}
+	st, _ := got[0].(float64)
+	body, _ := got[1].(string)
+	return &audit.Fetched{Status: int(st), Body: body}
+}
+
+// AuditUID returns the snapshot uid of the element with a backend node id
+// when the current snapshot shows it, "" otherwise.
+func (p *Page) AuditUID(ctx context.Context, backendID int) string {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return ""
+	}
+	return p.tracker.UIDFor(p.Snapshots().keyer(ctx, s)(backendID))
+}
