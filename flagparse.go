@@ -424,5 +424,8 @@ func checkConflicts(c *Config) error {
 	case len(c.BlockedURLPatterns) > 0 && len(c.AllowedURLPatterns) > 0:
 		return usageErrorf("--blockedUrlPattern and --allowedUrlPattern cannot be combined; use one of them")
 	}
+	if err := checkWebDriverConflicts(c); err != nil {
+		return err
+	}
 	return checkHTTPConflicts(c)
 }

@@ -136,6 +136,12 @@ type Config struct {
 	SensitivePages string
 	// HTTP is how to serve over Streamable HTTP (flags_http.go).
 	HTTP HTTPConfig
+	// WebDriverURL is a WebDriver endpoint to get browsers from
+	// (--webdriverUrl); WebDriverCapabilities are extra capabilities for
+	// its sessions (--webdriverCapabilities, a JSON object; nil when not
+	// given). See flags_webdriver.go.
+	WebDriverURL          string
+	WebDriverCapabilities map[string]any
 	// Help asks for the --help text (--help, -h); Version for the version
 	// (--version, -v). When either is set, conflict checks are skipped so
 	// the request is honoured whatever else is on the line.
@@ -388,5 +394,6 @@ func buildFlagTable() []*flagSpec {
 		{name: "clearcutIncludePidHeader", kind: kindBool, group: groupMisc, compat: true},
 		{name: "viaCli", kind: kindBool, group: groupMisc, compat: true},
 	}...)
+	t = append(t, webdriverFlags()...)
 	return append(t, httpFlags()...)
 }

@@ -56,3 +56,31 @@ func TestIsLoopbackHost(t *testing.T) {
 		}
 	}
 }
+
+// TestWebDriverFlags checks --webdriverUrl and --webdriverCapabilities and
+// the combinations they refuse.
+func TestWebDriverFlags(t *testing.T) {
+	c := parseOK(t, "--webdriverUrl", "http://grid:4444/wd/hub", "--webdriverCapabilities", `{"platformName":"linux","goog:chromeOptions":{"args":["--lang=de"]}}`)
+	if c.WebDriverURL != "http://grid:4444/wd/hub" || c.WebDriverCapabilities["platformName"] != "linux" {
+		t.Errorf("got URL %q, capabilities %v", c.WebDriverURL, c.WebDriverCapabilities)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--webdriverUrl", "grid:4444"}, "expects the http(s) URL of a WebDriver endpoint"},
+		{[]string{"--webdriverUrl", "ws://grid:4444"}, "expects the http(s) URL"},
+		{[]string{"--webdriverCapabilities", `{"a":1}`}, "--webdriverCapabilities only applies to --webdriverUrl"},
+		{[]string{"--webdriverUrl", "http://g", "--webdriverCapabilities", `[1]`}, "expects a JSON object"},
+		{[]string{"--webdriverUrl", "http://g", "--webdriverCapabilities", `{"goog:chromeOptions":"x"}`}, `"goog:chromeOptions" must be a JSON object`},
+		{[]string{"--webdriverUrl", "http://g", "--webdriverCapabilities", `{"goog:chromeOptions":{"args":"--x"}}`}, `"args" must be a JSON array`},
+		{[]string{"--webdriverUrl", "http://g", "--browserUrl", "http://127.0.0.1:9222"}, "pick one"},
+		{[]string{"--webdriverUrl", "http://g", "--autoConnect"}, "pick one"},
+		{[]string{"--webdriverUrl", "http://g", "--isolated"}, "drop --userDataDir and --isolated"},
+	} {
+		_, err := ParseFlags(tc.args)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseFlags(%q) = %v, want an error containing %q", tc.args, err, tc.want)
+		}
+	}
+}

@@ -191,6 +191,10 @@ func sampleValue(s *flagSpec) string {
 		return `{"A":"b"}`
 	case s.name == "viewport":
 		return "800x600"
+	case s.name == "webdriverUrl":
+		return "http://127.0.0.1:4444"
+	case s.name == "webdriverCapabilities":
+		return `{"platformName":"linux"}`
 	case s.name == "port":
 		return "8931"
 	case s.name == "host":
@@ -214,6 +218,9 @@ func TestEverySpellingEveryFlag(t *testing.T) {
 			extra = []string{"--wsEndpoint=ws://h/devtools/browser/x"}
 		case "experimentalFfmpegPath":
 			extra = []string{"--experimentalScreencast"}
+		}
+		if s.name == "webdriverCapabilities" {
+			extra = []string{"--webdriverUrl=http://127.0.0.1:4444"}
 		}
 		if s.group == groupServe && s.name != "port" {
 			extra = []string{"--port=0"}

@@ -107,7 +107,7 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 	a := &app{log: log, ctx: ctx, mgr: browser.NewManager(browserOptions(cfg, log)), close: func() { stop(); closeLog() }}
 	topts := toolOptions(cfg)
 	if cfg.HTTP.Serve {
-		topts.SessionBrowsers = sessionBrowsers(a)
+		topts.SessionBrowsers = sessionBrowsers(a, cfg)
 	}
 	a.tools = tools.NewServer(topts, a.mgr, log)
 	return a, nil
@@ -182,6 +182,7 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 			ExtraFeatures:       launchFeatures(cfg),
 			EnableExtensions:    cfg.Categories["extensions"],
 		},
+		WebDriver:          browser.WebDriverOptions{URL: cfg.WebDriverURL, Capabilities: cfg.WebDriverCapabilities},
 		BlockedURLPatterns: cfg.BlockedURLPatterns,
 		AllowedURLPatterns: cfg.AllowedURLPatterns,
 		Attach: browser.AttachOptions{

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 	"github.com/devtools-mcp/devtools-mcp/tools"
 )
@@ -23,8 +24,13 @@ const mcpPath = "/mcp"
 const sessionCloseTimeout = 10 * time.Second
 
 // sessionBrowsers returns how each HTTP session gets a browser of its own:
-// a browser context of the one browser the flags describe.
-func sessionBrowsers(a *app) func(string) tools.SessionBrowsers {
+// a browser context of the one browser the flags describe, or with
+// --webdriverUrl a browser of the grid, created on the session's first
+// tool call, so that N agents use N grid browsers.
+func sessionBrowsers(a *app, cfg *Config) func(string) tools.SessionBrowsers {
+	if cfg.WebDriverURL != "" {
+		return func(string) tools.SessionBrowsers { return browser.NewManager(browserOptions(cfg, a.log)) }
+	}
 	return func(string) tools.SessionBrowsers { return a.mgr.NewScope() }
 }
 

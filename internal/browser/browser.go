@@ -23,7 +23,10 @@ import (
 type Options struct {
 	Launch LaunchOptions
 	Attach AttachOptions
-	Logger *slog.Logger
+	// WebDriver, when enabled, gets each browser from a WebDriver endpoint
+	// (a grid), configured by Launch, instead of launching it here.
+	WebDriver WebDriverOptions
+	Logger    *slog.Logger
 	// BlockedURLPatterns and AllowedURLPatterns restrict what every page
 	// may load (--blockedUrlPattern, --allowedUrlPattern).
 	BlockedURLPatterns, AllowedURLPatterns []string
@@ -124,6 +127,10 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 			return nil, fmt.Errorf("connect to the browser: %w", err)
 		}
 		b.conn = cdp.NewConn(t, cdp.WithLogger(m.log))
+	case m.opts.WebDriver.Enabled():
+		if err := b.startWebDriver(ctx); err != nil {
+			return nil, err
+		}
 	case m.opts.Attach.Enabled():
 		ws, header, err := m.opts.Attach.endpoint(ctx)
 		if err != nil {
@@ -196,8 +203,9 @@ type Browser struct {
 	m       *Manager
 	log     *slog.Logger
 	conn    *cdp.Conn
-	proc    *process    // nil when attached
-	bg      *background // follow-ups of events; stopped by release
+	proc    *process          // nil when attached
+	wd      *webDriverSession // the grid session the browser belongs to, or nil
+	bg      *background       // follow-ups of events; stopped by release
 	targets *cdp.Subscription
 	ids     *atomic.Int64 // the page id counter: the Manager's, or a Scope's
 	firstID int           // the first page id handed out for this browser
@@ -257,6 +265,9 @@ func (b *Browser) release() {
 	}
 	if b.proc != nil {
 		b.proc.kill()
+	}
+	if b.wd != nil {
+		b.wd.close()
 	}
 	b.bg.stop()
 	for _, p := range b.pageList() {
