@@ -67,7 +67,7 @@ var DefaultArgs = []string{
 	"--disable-dev-shm-usage",
 	"--disable-field-trial-config",
 	"--disable-domain-reliability",
-	"--disable-features=Translate,NetworkTimeServiceQuerying,CertificateTransparencyComponentUpdater,AcceptCHFrame,MediaRouter,OptimizationHints,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes,AutoDeElevate,RenderDocument,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel",
+	"--disable-features=Translate,NetworkTimeServiceQuerying,CertificateTransparencyComponentUpdater,AcceptCHFrame,MediaRouter,OptimizationHints,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes,AutoDeElevate,RenderDocument,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel,PreconnectToSearch,AimEnabled",
 	"--disable-hang-monitor",
 	"--disable-infobars",
 	"--disable-ipc-flooding-protection",
@@ -87,10 +87,19 @@ var DefaultArgs = []string{
 	"--use-mock-keychain",
 	// Chromium still calls Google's update and account services on its own
 	// despite the switches above; point them at a closed local port so an
-	// agent's browser stays air-gapped (TestProxyServer checks it).
+	// agent's browser stays air-gapped (TestProxyServer checks it, on the
+	// newest and an older supported Chromium). Chromium 148-150 also
+	// preconnect to the search engine (PreconnectToSearch, off above), ask
+	// www.google.com whether AI Mode is available (AimEnabled, off above;
+	// --google-base-url catches other www.google.com callers) and check in
+	// with Google's push messaging service (the --gcm-* switches).
 	"--component-updater=url-source=http://127.0.0.1:9",
 	"--gaia-url=http://127.0.0.1:9",
 	"--google-apis-url=http://127.0.0.1:9",
+	"--google-base-url=http://127.0.0.1:9",
+	"--gcm-checkin-url=http://127.0.0.1:9",
+	"--gcm-registration-url=http://127.0.0.1:9",
+	"--gcm-mcs-endpoint=http://127.0.0.1:9",
 }
 
 // channelPaths lists where each channel's Chrome is usually installed, per OS.
