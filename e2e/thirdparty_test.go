@@ -31,7 +31,9 @@ func (s *server) runFails(tool, params string) string {
 	return s.fails("execute_3p_developer_tool", map[string]any{"toolName": tool, "params": params})
 }
 
-var resultUID = regexp.MustCompile(`"uid=(\d+_\d+)"`)
+// resultUID finds an element of a tool's result: a {"uid": "..."} object,
+// as in the reference.
+var resultUID = regexp.MustCompile(`\{\s*"uid":\s*"(\d+_\d+)"\s*\}`)
 
 func TestThirdPartyToolsRunAndValidate(t *testing.T) {
 	s, _ := thirdPartyServer(t)
@@ -67,6 +69,8 @@ func TestThirdPartyToolElementsAreUIDs(t *testing.T) {
 	if m == nil {
 		t.Fatalf("launchButton result has no uid:\n%s", out)
 	}
+	// The snapshot follows, so the agent sees what the uid is.
+	mustContain(t, out, "## Latest page snapshot", "uid="+m[1]+" button")
 	s.ok("click", map[string]any{"uid": m[1]})
 	if got := s.eval("() => document.title"); got != `"launched 1"` {
 		t.Fatalf("after clicking the returned uid, title = %s, want \"launched 1\"", got)

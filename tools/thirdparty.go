@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -106,6 +107,11 @@ func execute3pDeveloperTool(ctx context.Context, c *Call, args *execute3pDevelop
 	}
 	c.Resp.Linef("Tool %q returned:\n```json\n%s\n```", tool.Name, prettyJSON(out))
 	report(c, rep)
+	if namesElements(out) {
+		// The uids are the snapshot's: the agent needs it to see what
+		// they are and to act on them, as the reference gives it.
+		c.Resp.IncludeSnapshot(false)
+	}
 	return nil
 }
 
@@ -395,4 +401,33 @@ func writePageTools(ctx context.Context, b *strings.Builder, c *Call) {
 			writeWebMCPTools(b, tools)
 		}
 	}
+}
+
+// namesElements reports whether a tool's JSON result holds DOM elements,
+// which RunTool names as {"uid": "..."} objects.
+func namesElements(result string) bool {
+	var v any
+	if json.Unmarshal([]byte(result), &v) != nil {
+		return false
+	}
+	return holdsUID(v)
+}
+
+// holdsUID reports whether v is or contains an object whose only key is
+// a string "uid".
+func holdsUID(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		if uid, ok := v["uid"].(string); ok && len(v) == 1 && uid != "" {
+			return true
+		}
+		for _, x := range v {
+			if holdsUID(x) {
+				return true
+			}
+		}
+	case []any:
+		return slices.ContainsFunc(v, holdsUID)
+	}
+	return false
 }

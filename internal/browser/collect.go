@@ -40,7 +40,7 @@ type ConsoleMessage struct {
 func (col Collected) ArgJSON(ctx context.Context, m *ConsoleMessage, i int) string {
 	a := m.Args[i]
 	if a.ObjectID != "" && a.Subtype != "error" && a.Subtype != "node" && m.session != nil {
-		if s, err := col.page.toJSON(ctx, m.session, a); err == nil {
+		if s, err := col.page.toJSON(ctx, m.session, a, false); err == nil {
 			return s
 		}
 	}

@@ -18,6 +18,10 @@ type Script struct {
 	Function string
 	Source   string // a plain script, used when Function is empty
 	Args     []*Element
+	// ElementObjects names DOM elements in the result as {"uid": "..."}
+	// objects, the shape third-party tools take them back in, rather
+	// than as "uid=..." strings.
+	ElementObjects bool
 }
 
 var nodeMarker = regexp.MustCompile(`"@@node:(\d+)@@"`)
@@ -60,7 +64,7 @@ func (p *Page) EvaluateJSON(ctx context.Context, sc Script) (string, error) {
 		}
 		return "", fmt.Errorf("the script threw: %s", d.Message())
 	}
-	return p.toJSON(ctx, s, res.Result)
+	return p.toJSON(ctx, s, res.Result, sc.ElementObjects)
 }
 
 // callTarget picks the global object to call a function on: the page's,
@@ -89,7 +93,8 @@ func (p *Page) callTarget(ctx context.Context, s *cdp.Session, args []*Element) 
 }
 
 // toJSON serializes a result handle in the page; primitives need no trip.
-func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject) (string, error) {
+// DOM nodes become "uid=..." strings, or {"uid": "..."} objects.
+func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject, objects bool) (string, error) {
 	switch {
 	case v.ObjectID == "" && v.UnserializableValue != "": // NaN, Infinity, -0, 1n
 		return strconv.Quote(v.UnserializableValue), nil
@@ -132,7 +137,11 @@ func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject) (
 			uidErr = err
 			return `"<node>"`
 		}
-		return strconv.Quote("uid=" + p.tracker.UIDFor(keyOf(d.Node.BackendNodeID)))
+		uid := p.tracker.UIDFor(keyOf(d.Node.BackendNodeID))
+		if objects {
+			return `{"uid":` + strconv.Quote(uid) + `}`
+		}
+		return strconv.Quote("uid=" + uid)
 	})
 	if uidErr != nil {
 		return out, errors.Join(fmt.Errorf("some DOM nodes in the result could not be named"), uidErr)

@@ -98,7 +98,8 @@ func (ipt InPageTools) FindTool(ctx context.Context, name string) (*PageTool, er
 
 // RunTool calls the page's developer tool t with params (a JSON object) and
 // awaits it. The result comes back as JSON text, with DOM elements as
-// "uid=..." strings of the page's snapshots; a tool that returns nothing
+// {"uid": "..."} objects (the shape params pass them in) naming them in
+// the page's snapshots; a tool that returns nothing
 // gives "undefined", one that throws an error with its message. For a tool
 // with element parameters, objects {"uid": "..."} in params are passed as
 // those elements.
@@ -118,7 +119,7 @@ func (ipt InPageTools) RunTool(ctx context.Context, t *PageTool, params json.Raw
 		}
 	}
 	fn := "(" + executeToolJS + ")(" + jsString(t.Name) + ", " + jsString(string(params)) + ")"
-	out, err := ipt.page.EvaluateJSON(ctx, Script{Function: fn, Args: elements})
+	out, err := ipt.page.EvaluateJSON(ctx, Script{Function: fn, Args: elements, ElementObjects: true})
 	if err != nil {
 		return "", fmt.Errorf("tool %q: %w", t.Name, err)
 	}
