@@ -73,6 +73,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = serveHTTP(a, cfg, srv, stderr)
 	} else {
 		a.log.Debug("serving MCP on stdio", "version", version)
+		if isTerminal(stdin) {
+			fmt.Fprintf(stderr, "devtools-mcp %s: an MCP server on stdin and stdout, meant to be started by an MCP client (see docs/clients.md); for commands in a shell use `devtools-mcp help`. Serving anyway; Ctrl-D ends it.\n", version)
+		}
 		err = srv.Serve(a.ctx, stdin, stdout)
 	}
 	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -232,4 +235,20 @@ func toolOptions(cfg *Config) tools.Options {
 		o.Categories[tools.Category(name)] = on
 	}
 	return o
+}
+
+// isTerminal reports whether r is an interactive terminal: someone started
+// the server by hand rather than through a client's pipe. /dev/null, also a
+// character device, is not one.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(fi, null)
 }

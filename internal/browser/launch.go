@@ -264,9 +264,8 @@ func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger) (*cdp.Con
 	var tempDir string
 	switch {
 	case opts.Isolated:
-		tempDir, err = os.MkdirTemp("", "devtools-mcp-profile-")
-		if err != nil {
-			return nil, nil, fmt.Errorf("create isolated profile: %w", err)
+		if tempDir, err = newIsolatedProfile(log); err != nil {
+			return nil, nil, err
 		}
 		profile = tempDir
 	case profile == "":

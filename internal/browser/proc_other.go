@@ -2,7 +2,10 @@
 
 package browser
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 // setProcessGroup is a no-op where process groups do not exist.
 func setProcessGroup(*exec.Cmd) {}
@@ -13,3 +16,10 @@ func killProcessGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// processAlive is conservative where it cannot be checked: a profile is
+// never taken for stale.
+func processAlive(int) bool { return true }
+
+// ownedByMe cannot be checked here either.
+func ownedByMe(os.FileInfo) bool { return false }

@@ -3,6 +3,7 @@
 package browser
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -21,4 +22,17 @@ func killProcessGroup(cmd *exec.Cmd) {
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
 		_ = cmd.Process.Kill()
 	}
+}
+
+// processAlive reports whether a process with this pid exists (signal 0
+// checks without sending; EPERM means it exists under another user).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}
+
+// ownedByMe reports whether the file belongs to the current user.
+func ownedByMe(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && int(st.Uid) == os.Getuid()
 }
