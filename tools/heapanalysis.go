@@ -484,7 +484,7 @@ func analyzeHeapsnapshotContexts(ctx context.Context, c *Call, args *analyzeHeap
 		return err
 	}
 	if !s.HasScopeData() {
-		return errors.New("this snapshot has no scope data: take it with take_heapsnapshot from a recent Chrome (it records scopes and numeric values)")
+		return errors.New("this snapshot has no scope data: take it with take_heapsnapshot from a recent Chrome (it records scopes and numeric values; Chrome 156 does, Chrome 150 and older do not)")
 	}
 	o := newHeapOutput(c, args.MaxNameLength)
 	analysis := s.AnalyzeContexts()
