@@ -86,12 +86,15 @@ type Config struct {
 	// ExperimentalIncludeAllPages treats every target kind as a page
 	// (--experimentalIncludeAllPages).
 	ExperimentalIncludeAllPages bool
-	// ExperimentalScreencast adds the screencast tools
-	// (--experimentalScreencast).
+	// ExperimentalScreencast records screencasts with ffmpeg instead of
+	// Chrome's built-in recorder (--experimentalScreencast).
 	ExperimentalScreencast bool
 	// ExperimentalFfmpegPath is the ffmpeg binary for screencasts
 	// (--experimentalFfmpegPath).
 	ExperimentalFfmpegPath string
+	// ScreencastFPS is the screencast frame rate, 0 for the recorder's
+	// default (--screencastFps, alias --experimentalScreencastFps).
+	ScreencastFPS int
 	// Categories maps a category name in lower camel case ("input",
 	// "navigation", "emulation", "performance", "network", "debugging",
 	// "memory", "extensions", "experimentalThirdParty",
@@ -302,12 +305,16 @@ func buildFlagTable() []*flagSpec {
 			desc:  "Add the heap snapshot analysis tools.",
 			field: func(c *Config) any { return &c.MemoryDebugging }},
 		{name: "experimentalScreencast", kind: kindBool, group: groupTools,
-			desc:  "Add the screencast recording tools (they need ffmpeg).",
+			desc:  "Record screencasts with ffmpeg (WebM or MP4) instead of Chrome's built-in recorder.",
 			field: func(c *Config) any { return &c.ExperimentalScreencast }},
 		{name: "experimentalFfmpegPath", kind: kindString, group: groupTools, arg: "PATH", example: "/usr/bin/ffmpeg",
 			def:   "ffmpeg found on PATH",
 			desc:  "ffmpeg binary used for screencasts. Needs --experimentalScreencast.",
 			field: func(c *Config) any { return &c.ExperimentalFfmpegPath }},
+		{name: "screencastFps", aliases: []string{"experimentalScreencastFps"}, kind: kindInt, group: groupTools, arg: "N", min: 1,
+			def:   "30 with ffmpeg, 10 for animated PNG, Chrome's own for its recorder",
+			desc:  "Frames per second of screencast recordings; fewer make smaller files and less work.",
+			field: func(c *Config) any { return &c.ScreencastFPS }},
 		{name: "experimentalDevtools", kind: kindBool, group: groupTools,
 			desc:  "Also automate DevTools windows (DevTools targets).",
 			field: func(c *Config) any { return &c.ExperimentalDevtools }},

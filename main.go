@@ -226,10 +226,10 @@ func toolOptions(cfg *Config) tools.Options {
 		PerformanceCrux:     cfg.PerformanceCrux,
 		Categories:          map[tools.Category]bool{},
 		Conditions: map[tools.Condition]bool{
-			tools.ConditionExperimentalVision:     cfg.ExperimentalVision,
-			tools.ConditionMemoryDebugging:        cfg.MemoryDebugging,
-			tools.ConditionExperimentalScreencast: cfg.ExperimentalScreencast,
+			tools.ConditionExperimentalVision: cfg.ExperimentalVision,
+			tools.ConditionMemoryDebugging:    cfg.MemoryDebugging,
 		},
+		Screencast: tools.ScreencastOptions{FFmpeg: cfg.ExperimentalScreencast, FFmpegPath: cfg.ExperimentalFfmpegPath, FPS: cfg.ScreencastFPS},
 	}
 	for name, on := range cfg.Categories {
 		o.Categories[tools.Category(name)] = on

@@ -142,7 +142,7 @@ func TestSlimListsExactlyThreeTools(t *testing.T) {
 var offByDefault = []string{
 	"execute_3p_developer_tool", "list_3p_developer_tools", "execute_webmcp_tool", "list_webmcp_tools",
 	"install_extension", "list_extensions", "reload_extension", "trigger_extension_action", "uninstall_extension",
-	"click_at", "get_heapsnapshot_summary", "screencast_start", "screencast_stop",
+	"click_at", "get_heapsnapshot_summary",
 	"get_os_app_state", "install_pwa", "launch_pwa", "uninstall_pwa",
 	"navigate", "evaluate", "screenshot",
 }
@@ -404,7 +404,7 @@ func TestHelpAndVersion(t *testing.T) {
 // defaultTools are the tools that must be listed without any flag.
 var defaultTools = []string{
 	"list_pages", "new_page", "select_page", "close_page", "navigate_page", "wait_for",
-	"evaluate_script", "take_snapshot", "lighthouse_audit",
+	"evaluate_script", "take_snapshot", "lighthouse_audit", "screencast_start", "screencast_stop",
 	"click", "hover", "drag", "fill", "fill_form", "type_text", "press_key", "upload_file", "handle_dialog",
 }
 

@@ -74,7 +74,4 @@ const (
 	// ConditionMemoryDebugging adds the heap snapshot analysis tools
 	// (--memoryDebugging).
 	ConditionMemoryDebugging Condition = "memoryDebugging"
-	// ConditionExperimentalScreencast adds the screencast tools
-	// (--experimentalScreencast).
-	ConditionExperimentalScreencast Condition = "experimentalScreencast"
 )

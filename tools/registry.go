@@ -305,6 +305,8 @@ type Options struct {
 	// id (Streamable HTTP) browsers of its own, made on its first call and
 	// closed by EndSession; sessions without one (stdio) use the Manager.
 	SessionBrowsers func(sessionID string) SessionBrowsers
+	// Screencast says how the screencast tools record.
+	Screencast ScreencastOptions
 }
 
 // enabled reports whether t is listed under o.
@@ -337,7 +339,7 @@ type Server struct {
 
 // all is every tool declared in this package, in listing order.
 func all() []*Tool {
-	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), consoleTools(), networkTools(), screenshotTools(), cssTools(), emulationTools(), performanceTools(), lighthouseTools(), memoryTools(), extensionTools(), thirdPartyTools(), webmcpTools(), pwaTools(), slimTools())
+	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), consoleTools(), networkTools(), screenshotTools(), screencastTools(), cssTools(), emulationTools(), performanceTools(), lighthouseTools(), memoryTools(), extensionTools(), thirdPartyTools(), webmcpTools(), pwaTools(), slimTools())
 }
 
 // NewServer returns the tool server for opts, driving the browsers of m.
@@ -440,6 +442,7 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 			c.Resp.Linef("Note: the browser was restarted or reconnected since the last call, so page ids changed. Call list_pages to see the open pages.")
 		}
 	}
+	endedRecordingNotes(c, b.EndedRecordings())
 	if t.Scope != ScopeBrowser {
 		p, err := s.page(ctx, b, args)
 		if err != nil {

@@ -227,6 +227,9 @@ type Browser struct {
 	pages    map[string]*Page // by target id
 	selected *Page
 	contexts map[string]string // isolated context name -> browser context id
+
+	endedMu sync.Mutex
+	ended   []*Recording // screencasts that ended on their own, not told yet
 }
 
 // FirstPageID is the first page id handed out for this browser; lower ids
@@ -279,6 +282,7 @@ func (b *Browser) release() {
 // killed if it does not within a few seconds; an attached one is only
 // disconnected from.
 func (b *Browser) shutdown(ctx context.Context) {
+	b.endRecordings(ctx)
 	if b.proc != nil && b.Alive() {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		if err := cdp.BrowserClose.Do(cctx, b.rootSession()); err != nil {

@@ -32,6 +32,7 @@ type Page struct {
 	owned     bool // opened by the agent (new_page) or by a page it owns
 	session   *cdp.Session
 	attaching chan struct{} // closed when a running attach finishes
+	rec       *Recording    // the screencast being recorded, nil when none
 
 	// The state of the page's focused parts, each with its own lock.
 	events    pageEvents        // dialog, iframes and the subscriptions following them

@@ -104,6 +104,10 @@ func (b *Browser) ClosePage(ctx context.Context, p *Page) error {
 	if len(b.Pages()) <= 1 {
 		return ErrLastPage
 	}
+	// Chrome's own recorder loses its video with the page: save it first.
+	if rec := p.Recorder().Current(); rec != nil {
+		rec.end(ctx, "the page was closed", nil)
+	}
 	if err := cdp.TargetCloseTarget.Do(ctx, b.rootSession(), cdp.CloseTargetParams{TargetID: p.TargetID}); err != nil {
 		return fmt.Errorf("close page %d: %w", p.ID, err)
 	}

@@ -139,6 +139,7 @@ func (b *Browser) newView(ctx context.Context, ids *atomic.Int64) (*Browser, err
 // detaches its browser session, then releases it. The shared connection
 // stays open.
 func (b *Browser) closeView(ctx context.Context) {
+	b.endRecordings(ctx)
 	if b.Alive() {
 		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()

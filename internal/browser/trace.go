@@ -121,16 +121,17 @@ func (t *Trace) Stop(ctx context.Context, w io.Writer) (dataLoss bool, err error
 	}
 	// Free Chrome's copy even when reading failed or ctx ran out.
 	defer t.page.cleanUp(ctx, t.session, cdp.IOClose.With(cdp.IOCloseParams{Handle: done.Stream}), cdp.IOClose.Method)
-	return done.DataLossOccurred, readStream(ctx, t.session, done.Stream, w)
+	return done.DataLossOccurred, readStream(ctx, t.session, done.Stream, w, "trace")
 }
 
-// readStream copies an IO stream to w until its end.
-func readStream(ctx context.Context, s *cdp.Session, handle string, w io.Writer) error {
+// readStream copies an IO stream to w until its end; what names the data
+// read ("trace") in errors.
+func readStream(ctx context.Context, s *cdp.Session, handle string, w io.Writer, what string) error {
 	var buf []byte
 	for {
 		chunk, err := cdp.IORead.Call(ctx, s, cdp.IOReadParams{Handle: handle, Size: traceChunk})
 		if err != nil {
-			return fmt.Errorf("read trace: %w", err)
+			return fmt.Errorf("read %s: %w", what, err)
 		}
 		data := []byte(chunk.Data)
 		if chunk.Base64Encoded {
@@ -140,12 +141,12 @@ func readStream(ctx context.Context, s *cdp.Session, handle string, w io.Writer)
 			}
 			n, err := base64.StdEncoding.Decode(buf[:n], data)
 			if err != nil {
-				return fmt.Errorf("read trace: bad base64 chunk: %w", err)
+				return fmt.Errorf("read %s: bad base64 chunk: %w", what, err)
 			}
 			data = buf[:n]
 		}
 		if _, err := w.Write(data); err != nil {
-			return fmt.Errorf("read trace: %w", err)
+			return fmt.Errorf("read %s: %w", what, err)
 		}
 		if chunk.EOF {
 			return nil

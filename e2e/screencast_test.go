@@ -1,0 +1,326 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// animatedPage fills the viewport with one colour and moves a small box
+// across it on every animation frame, so every recorder has frames to take.
+func animatedPage(title, colour string) string {
+	return `<title>` + title + `</title><body style="margin:0;background:` + colour + `;height:100vh">
+<div id=box style="position:absolute;top:0;left:0;width:40px;height:40px;background:#000"></div>
+<script>let x = 0; (function move() { x = (x + 4) % 200; box.style.left = x + 'px'; requestAnimationFrame(move); })();</script>`
+}
+
+// The two pages a recording shows: blue first, then, after a navigation,
+// orange. Pixels far from the moving box have these colours.
+var (
+	firstColour  = [3]int{0, 90, 255}
+	secondColour = [3]int{255, 160, 0}
+)
+
+// videoInfo is what ffprobe says of a video file.
+type videoInfo struct {
+	Format        string
+	Codec         string
+	Width, Height int
+	Frames        int
+	Duration      float64
+}
+
+// probe reads a video's container, stream size, decoded frame count and
+// duration with ffprobe.
+func probe(t *testing.T, path string) videoInfo {
+	t.Helper()
+	out, err := exec.Command("ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+		"-show_entries", "stream=codec_name,width,height,nb_read_frames:format=format_name,duration", "-of", "json", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("ffprobe %s: %v\n%s", path, err, out)
+	}
+	var res struct {
+		Streams []struct {
+			CodecName    string `json:"codec_name"`
+			Width        int    `json:"width"`
+			Height       int    `json:"height"`
+			NbReadFrames string `json:"nb_read_frames"`
+		} `json:"streams"`
+		Format struct {
+			FormatName string `json:"format_name"`
+			Duration   string `json:"duration"`
+		} `json:"format"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Streams) != 1 {
+		t.Fatalf("ffprobe %s: %v\n%s", path, err, out)
+	}
+	st := res.Streams[0]
+	info := videoInfo{Format: res.Format.FormatName, Codec: st.CodecName, Width: st.Width, Height: st.Height}
+	info.Frames, _ = strconv.Atoi(st.NbReadFrames)
+	info.Duration, _ = strconv.ParseFloat(res.Format.Duration, 64)
+	if info.Duration == 0 { // FFmpeg's APNG reader leaves it to the frames
+		out, err := exec.Command("ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration_time", "-of", "csv=p=0", path).Output()
+		if err != nil {
+			t.Fatalf("ffprobe %s: %v", path, err)
+		}
+		for _, f := range strings.Fields(string(out)) {
+			d, _ := strconv.ParseFloat(strings.Trim(f, ","), 64)
+			info.Duration += d
+		}
+	}
+	return info
+}
+
+// frameAt decodes the frame shown at second at of a video with ffmpeg.
+func frameAt(t *testing.T, path string, at float64) image.Image {
+	t.Helper()
+	out, err := exec.Command("ffmpeg", "-v", "error", "-ss", strconv.FormatFloat(at, 'f', 2, 64), "-i", path,
+		"-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "pipe:1").Output()
+	if err != nil {
+		t.Fatalf("decode the frame at %.2fs of %s: %v", at, path, err)
+	}
+	img, err := png.Decode(bytes.NewReader(out))
+	if err != nil {
+		t.Fatalf("decode the frame at %.2fs of %s: %v", at, path, err)
+	}
+	return img
+}
+
+// near reports whether the pixel at x, y is within a video codec's error
+// of want.
+func near(img image.Image, x, y int, want [3]int) bool {
+	r, g, b, _ := img.At(x, y).RGBA()
+	got := [3]int{int(r >> 8), int(g >> 8), int(b >> 8)}
+	for i := range got {
+		if d := got[i] - want[i]; d < -40 || d > 40 {
+			return false
+		}
+	}
+	return true
+}
+
+// recordScenario records the animated page for about two seconds,
+// navigates to the second page, records two more and stops, then checks
+// the file: its container, size, duration, frame count and what its first
+// and last frames show. It returns the file's path.
+func recordScenario(t *testing.T, s *server, filePath, wantFormat, wantExt string, fps float64) string {
+	t.Helper()
+	site := pages(t, map[string]string{"/": animatedPage("First", "rgb(0,90,255)"), "/second": animatedPage("Second", "rgb(255,160,0)")})
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	var size [2]int
+	if err := json.Unmarshal([]byte(s.eval("() => [innerWidth * devicePixelRatio, innerHeight * devicePixelRatio]")), &size); err != nil {
+		t.Fatal(err)
+	}
+
+	// Video codecs need even sizes: Chrome's recorder and ffmpeg round the
+	// viewport down to them; an animated PNG has the viewport's own.
+	want := size
+	if wantFormat != "apng" {
+		want = [2]int{size[0] &^ 1, size[1] &^ 1}
+	}
+	started := time.Now()
+	out := s.ok("screencast_start", map[string]any{"filePath": filePath})
+	m := regexp.MustCompile(`saved to (\S+)\. Use screencast_stop`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("screencast_start said:\n%s", out)
+	}
+	path := m[1]
+	if filepath.Ext(path) != wantExt {
+		t.Fatalf("recording to %s, want a %s file", path, wantExt)
+	}
+	mustContain(t, s.fails("screencast_start", nil), "already in progress")
+	time.Sleep(2 * time.Second) // what is recorded: the page animating
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/second"})
+	time.Sleep(2 * time.Second)
+	wall := time.Since(started).Seconds()
+	mustContain(t, s.ok("screencast_stop", nil), "stopped and saved to "+path)
+	mustContain(t, s.fails("screencast_stop", nil), "no active screencast recording")
+
+	info := probe(t, path)
+	t.Logf("%s: %+v over %.2fs", path, info, wall)
+	if !strings.Contains(info.Format, wantFormat) {
+		t.Errorf("container %q, want %s", info.Format, wantFormat)
+	}
+	if info.Width != want[0] || info.Height != want[1] {
+		t.Errorf("video is %dx%d, want %dx%d for the viewport of %dx%d", info.Width, info.Height, want[0], want[1], size[0], size[1])
+	}
+	if info.Duration < 0.8*wall || info.Duration > 1.2*wall {
+		t.Errorf("video lasts %.2fs, the recording %.2fs", info.Duration, wall)
+	}
+	if max := fps*wall*1.2 + 2; float64(info.Frames) > max || float64(info.Frames) < fps*wall/4 {
+		t.Errorf("%d frames in %.2fs at %v fps", info.Frames, wall, fps)
+	}
+	// Pixels away from the moving box show the first page, then the second.
+	first, last := frameAt(t, path, 0.5), frameAt(t, path, info.Duration-0.5)
+	for _, c := range []struct {
+		img  image.Image
+		want [3]int
+		what string
+	}{{first, firstColour, "first"}, {last, secondColour, "last"}} {
+		if b := c.img.Bounds(); b.Dx() != want[0] || b.Dy() != want[1] {
+			t.Errorf("the %s frame is %v", c.what, b)
+			continue
+		}
+		for _, pt := range [][2]int{{want[0] - 10, want[1] - 10}, {want[0] / 2, want[1] / 2}, {10, want[1] - 10}} {
+			if !near(c.img, pt[0], pt[1], c.want) {
+				r, g, b, _ := c.img.At(pt[0], pt[1]).RGBA()
+				t.Errorf("the %s frame at %v is rgb(%d,%d,%d), want about %v", c.what, pt, r>>8, g>>8, b>>8, c.want)
+			}
+		}
+	}
+	return path
+}
+
+func TestScreencastChromeRecorder(t *testing.T) {
+	s := startServer(t, append(headless, "--viewport", "800x600", "--screencastFps", "10")...)
+	recordScenario(t, s, filepath.Join(t.TempDir(), "video.webm"), "mp4", ".mp4", 10)
+}
+
+func TestScreencastFFmpeg(t *testing.T) {
+	needFFmpeg(t)
+	s := startServer(t, append(headless, "--viewport", "800x600", "--experimentalScreencast", "--screencastFps", "15")...)
+	mustContain(t, s.fails("screencast_start", map[string]any{"filePath": filepath.Join(t.TempDir(), "v.avi")}), `unsupported screencast file extension ".avi"`)
+	recordScenario(t, s, filepath.Join(t.TempDir(), "video.WEBM"), "webm", ".webm", 15)
+}
+
+func TestScreencastFFmpegMissing(t *testing.T) {
+	s := startServer(t, append(headless, "--experimentalScreencast", "--experimentalFfmpegPath", filepath.Join(t.TempDir(), "no-ffmpeg"))...)
+	dir := t.TempDir()
+	mustContain(t, s.fails("screencast_start", map[string]any{"filePath": filepath.Join(dir, "v.mp4")}), "ffmpeg is required for screencast recording but was not found")
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed start left %v", entries)
+	}
+}
+
+// needFFmpeg fails the test when ffmpeg is missing: CI installs it.
+func needFFmpeg(t testing.TB) {
+	t.Helper()
+	for _, tool := range []string{"ffmpeg", "ffprobe"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is needed (apt-get install ffmpeg): %v", tool, err)
+		}
+	}
+}
+
+// withoutRecorder serves a CDP WebSocket that relays to Chromium at ws,
+// answering Page.startScreenRecording as a Chrome without the built-in
+// recorder does. It returns the relay's endpoint.
+func withoutRecorder(t *testing.T, ws string) string {
+	t.Helper()
+	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		client, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		client.SetReadLimit(-1)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		upstream, _, err := websocket.Dial(ctx, ws, nil)
+		if err != nil {
+			client.Close(websocket.StatusInternalError, err.Error())
+			return
+		}
+		upstream.SetReadLimit(-1)
+		var toClient sync.Mutex
+		go func() {
+			defer cancel()
+			for {
+				typ, msg, err := upstream.Read(ctx)
+				if err != nil {
+					return
+				}
+				toClient.Lock()
+				err = client.Write(ctx, typ, msg)
+				toClient.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		}()
+		for {
+			typ, msg, err := client.Read(ctx)
+			if err != nil {
+				upstream.Close(websocket.StatusNormalClosure, "")
+				return
+			}
+			var req struct {
+				ID        int64  `json:"id"`
+				SessionID string `json:"sessionId,omitempty"`
+				Method    string `json:"method"`
+			}
+			if json.Unmarshal(msg, &req) == nil && req.Method == "Page.startScreenRecording" {
+				reply, _ := json.Marshal(map[string]any{"id": req.ID, "sessionId": req.SessionID,
+					"error": map[string]any{"code": -32601, "message": "'Page.startScreenRecording' wasn't found"}})
+				toClient.Lock()
+				err = client.Write(ctx, websocket.MessageText, reply)
+				toClient.Unlock()
+				if err != nil {
+					return
+				}
+				continue
+			}
+			if err := upstream.Write(ctx, typ, msg); err != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(relay.Close)
+	return "ws://" + strings.TrimPrefix(relay.URL, "http://") + regexp.MustCompile(`ws://[^/]+`).ReplaceAllString(ws, "")
+}
+
+func TestScreencastWithoutChromeRecorderUsesFFmpeg(t *testing.T) {
+	needFFmpeg(t)
+	ws, _, _ := chromium(t)
+	s := startServer(t, "--wsEndpoint", withoutRecorder(t, ws), "--screencastFps", "12")
+	recordScenario(t, s, filepath.Join(t.TempDir(), "video.mp4"), "mp4", ".mp4", 12)
+}
+
+func TestScreencastWithoutRecorderOrFFmpegWritesAnimatedPNG(t *testing.T) {
+	needFFmpeg(t) // to check the file only: the server gets a PATH without it
+	ws, _, _ := chromium(t)
+	s := startServerEnv(t, []string{"PATH=" + t.TempDir()}, "--wsEndpoint", withoutRecorder(t, ws))
+	path := recordScenario(t, s, filepath.Join(t.TempDir(), "video.mp4"), "apng", ".apng", 10)
+	if data, err := os.ReadFile(path); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) || !bytes.Contains(data[:100], []byte("acTL")) {
+		t.Errorf("%s is not an animated PNG (%v)", path, err)
+	}
+}
+
+// startServerEnv is startServer with env added to the server's environment.
+func startServerEnv(t *testing.T, env []string, args ...string) *server {
+	t.Helper()
+	cmd := serverCommand(args...)
+	cmd.Env = append(os.Environ(), env...)
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect to devtools-mcp %v: %v", args, err)
+	}
+	s := &server{t: t, session: session, cmd: cmd, stderr: stderr}
+	t.Cleanup(func() {
+		session.Close()
+		if t.Failed() {
+			t.Logf("server stderr:\n%s", s.stderr.String())
+		}
+	})
+	return s
+}

@@ -1,0 +1,142 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
+)
+
+// ScreencastOptions say how the screencast tools record.
+type ScreencastOptions struct {
+	// FFmpeg records with ffmpeg instead of Chrome's built-in recorder
+	// (--experimentalScreencast); FFmpegPath is its binary, "" for PATH.
+	FFmpeg     bool
+	FFmpegPath string
+	// FPS is the frame rate (--screencastFps), 0 for each recorder's own.
+	FPS int
+}
+
+// ffmpegExtensions are the containers ffmpeg records into.
+var ffmpegExtensions = []string{".webm", ".mp4"}
+
+func screencastTools() []*Tool {
+	return []*Tool{
+		define(Tool{
+			Name:        "screencast_start",
+			Description: "Starts recording a video (screencast) of the page; it goes on across navigations until screencast_stop.",
+			Category:    CategoryDebugging, Scope: ScopePage,
+		}, screencastStart),
+		define(Tool{
+			Name:        "screencast_stop",
+			Description: "Stops the page's screencast recording and saves the video.",
+			Category:    CategoryDebugging, Scope: ScopePage, IgnoresDialog: true,
+		}, screencastStop),
+	}
+}
+
+// screencastStartArgs are screencast_start's arguments.
+type screencastStartArgs struct {
+	FilePath string `json:"filePath,omitempty" path:"" jsonschema:"Where to save the video (.mp4; with --experimentalScreencast .webm or .mp4). Default: a new temporary directory."`
+}
+
+// screencastStart runs screencast_start.
+func screencastStart(ctx context.Context, c *Call, args *screencastStartArgs) error {
+	if c.Page.Recorder().Current() != nil {
+		return errors.New("a screencast recording is already in progress. Use screencast_stop to stop it before starting a new one")
+	}
+	o := c.Server.opts.Screencast
+	format := "mp4"
+	if o.FFmpeg && args.FilePath != "" {
+		ext, err := ffmpegExtension(args.FilePath)
+		if err != nil {
+			return err
+		}
+		format = ext[1:]
+	}
+	path, tmpDir := args.FilePath, ""
+	if path == "" {
+		dir, err := os.MkdirTemp("", "devtools-mcp-")
+		if err != nil {
+			return fmt.Errorf("create a directory for the recording: %w", err)
+		}
+		path, tmpDir = filepath.Join(dir, "screencast.mp4"), dir
+	}
+	base := strings.TrimSuffix(path, filepath.Ext(path))
+	create := func(ext string) (*os.File, error) {
+		name := base + ext
+		if tmpDir == "" {
+			// The recorder picks the extension: check the path it makes.
+			if _, err := c.Server.paths.check(ctx, "filePath", name); err != nil {
+				return nil, err
+			}
+		}
+		return createFile(name)
+	}
+	rec, err := c.Page.Recorder().Start(ctx, browser.RecordOptions{FPS: o.FPS, FFmpeg: o.FFmpeg, FFmpegPath: o.FFmpegPath, Format: format, Create: create})
+	if err != nil {
+		if tmpDir != "" {
+			os.RemoveAll(tmpDir)
+		}
+		return err
+	}
+	c.Resp.Linef("Screencast recording started. The recording will be saved to %s. Use screencast_stop to stop recording.", rec.Path())
+	if !o.FFmpeg {
+		switch rec.Kind() {
+		case browser.RecorderFFmpeg:
+			c.Resp.Linef("This Chrome has no built-in recorder, so ffmpeg records the page (VP9 video in MP4).")
+		case browser.RecorderAPNG:
+			c.Resp.Linef("This Chrome has no built-in recorder and ffmpeg was not found, so the video is an animated PNG (.apng), which browsers and FFmpeg-based players play.")
+		}
+	}
+	return nil
+}
+
+// ffmpegExtension returns the container for path's extension, matched
+// regardless of case, lower-cased: .mp4 when it has none, an error for
+// another one (rather than silently writing elsewhere than asked).
+func ffmpegExtension(path string) (string, error) {
+	ext := filepath.Ext(path)
+	if ext == "" {
+		return ".mp4", nil
+	}
+	for _, e := range ffmpegExtensions {
+		if strings.EqualFold(ext, e) {
+			return e, nil
+		}
+	}
+	return "", fmt.Errorf("unsupported screencast file extension %q. Supported formats: %s (case-insensitive)", ext, strings.Join(ffmpegExtensions, ", "))
+}
+
+// screencastStop runs screencast_stop.
+func screencastStop(ctx context.Context, c *Call, _ *noArgs) error {
+	rec := c.Page.Recorder().Current()
+	if rec == nil {
+		return errors.New("no active screencast recording to stop")
+	}
+	report := jsonrpc.ProgressFrom(ctx)
+	report(0, 0, "Stopping the screencast recording")
+	if err := rec.Stop(ctx, browser.Progress(report)); err != nil {
+		return fmt.Errorf("the screencast recording stopped, but saving it to %s failed: %w", rec.Path(), err)
+	}
+	c.Resp.Linef("The screencast recording has been stopped and saved to %s.", rec.Path())
+	return nil
+}
+
+// endedRecordingNotes tells the agent about recordings that ended without
+// screencast_stop since the last call: where they were saved, or why not.
+func endedRecordingNotes(c *Call, ended []*browser.Recording) {
+	for _, r := range ended {
+		reason, err := r.Ended()
+		if err != nil {
+			c.Resp.Linef("Note: the screencast recording of page %d ended because %s, and could not be saved to %s: %v", r.PageID(), reason, r.Path(), err)
+			continue
+		}
+		c.Resp.Linef("Note: the screencast recording of page %d ended because %s; it was saved to %s.", r.PageID(), reason, r.Path())
+	}
+}
