@@ -224,6 +224,7 @@ func toolOptions(cfg *Config) tools.Options {
 		ScreenshotMaxWidth:  cfg.ScreenshotMaxWidth,
 		ScreenshotMaxHeight: cfg.ScreenshotMaxHeight,
 		PerformanceCrux:     cfg.PerformanceCrux,
+		StructuredContent:   cfg.ExperimentalStructuredContent,
 		Categories:          map[tools.Category]bool{},
 		Conditions: map[tools.Condition]bool{
 			tools.ConditionExperimentalVision: cfg.ExperimentalVision,

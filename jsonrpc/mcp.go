@@ -19,11 +19,13 @@ type ServerInfo struct {
 // and the JSON Schema of its arguments. An empty InputSchema is sent as
 // {"type":"object"}, because MCP requires an object schema.
 type Tool struct {
-	Name        string           `json:"name"`
-	Title       string           `json:"title,omitempty"`
-	Description string           `json:"description"`
-	InputSchema json.RawMessage  `json:"inputSchema"`
-	Annotations *ToolAnnotations `json:"annotations,omitempty"`
+	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// OutputSchema describes the tool's structured content, when it sends any.
+	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
+	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
 }
 
 // ToolAnnotations are hints about a tool for the client's UI and policy,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
@@ -57,19 +58,26 @@ func listConsoleMessages(ctx context.Context, c *Call, args *listConsoleMessages
 	if err != nil {
 		return err
 	}
+	structured := make([]consoleMessageJSON, 0, len(shown))
 	for _, g := range shown {
 		m := g.first
 		line := fmt.Sprintf("msgid=%d [%s] %s (%d args)", m.ID, m.Type, m.Text, len(m.Args))
+		js := consoleMessageJSON{Type: m.Type, Text: m.Text, ArgsCount: len(m.Args), ID: m.ID}
 		if g.count > 1 {
 			line += fmt.Sprintf(" [%d times]", g.count)
+			js.Count = g.count
 		}
 		c.Resp.Linef("%s", line)
 		if args.IncludeStackTraces && m.Stack != nil {
-			for _, l := range stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.Collected().MapFrame(ctx, f) }) {
+			stack := stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.Collected().MapFrame(ctx, f) })
+			for _, l := range stack {
 				c.Resp.Linef("  %s", l)
 			}
+			js.StackTrace = strings.Join(stack, "\n")
 		}
+		structured = append(structured, js)
 	}
+	c.Resp.Set("consoleMessages", structured)
 	if args.IncludeStackTraces {
 		c.Resp.Linef("Note: stack trace line and column numbers use 1-based indexing")
 	}
@@ -89,19 +97,25 @@ func getConsoleMessage(ctx context.Context, c *Call, args *getConsoleMessageArgs
 	}
 	c.Resp.Linef("ID: %d", m.ID)
 	c.Resp.Linef("Message: %s> %s", m.Type, m.Text)
+	detail := consoleMessageDetail{ID: m.ID, Type: m.Type, Text: m.Text, ArgsCount: len(m.Args), Args: []string{}}
 	if len(m.Args) > 0 {
 		c.Resp.Linef("### Arguments")
 		for i := range m.Args {
-			c.Resp.Linef("Arg #%d: %s", i, c.Page.Collected().ArgJSON(ctx, m, i))
+			arg := c.Page.Collected().ArgJSON(ctx, m, i)
+			c.Resp.Linef("Arg #%d: %s", i, arg)
+			detail.Args = append(detail.Args, arg)
 		}
 	}
 	if m.Stack != nil {
 		c.Resp.Linef("### Stack trace")
-		for _, l := range stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.Collected().MapFrame(ctx, f) }) {
+		stack := stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.Collected().MapFrame(ctx, f) })
+		for _, l := range stack {
 			c.Resp.Linef("%s", l)
 		}
 		c.Resp.Linef("Note: line and column numbers use 1-based indexing")
+		detail.StackTrace = strings.Join(stack, "\n")
 	}
+	c.Resp.Set("consoleMessage", detail)
 	return nil
 }
 

@@ -59,13 +59,16 @@ func listExtensions(ctx context.Context, c *Call, _ *noArgs) error {
 	if len(exts) == 0 {
 		c.Resp.Linef("No extensions installed.")
 	}
+	structured := make([]extensionJSON, 0, len(exts))
 	for _, e := range exts {
+		structured = append(structured, extensionJSON{ID: e.ID, Name: e.Name, Version: e.Version, Path: e.Path, Enabled: e.Enabled})
 		state := "Enabled"
 		if !e.Enabled {
 			state = "Disabled"
 		}
 		c.Resp.Linef("id=%s %q v%s %s", e.ID, e.Name, e.Version, state)
 	}
+	c.Resp.Set("extensions", structured)
 	return nil
 }
 

@@ -55,9 +55,12 @@ func listNetworkRequests(ctx context.Context, c *Call, args *listNetworkRequests
 	if err != nil {
 		return err
 	}
+	structured := make([]networkRequestJSON, 0, len(shown))
 	for _, r := range shown {
 		c.Resp.Linef("%s", requestLine(r))
+		structured = append(structured, newNetworkRequestJSON(r))
 	}
+	c.Resp.Set("networkRequests", structured)
 	return nil
 }
 
@@ -78,6 +81,12 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 		return err
 	}
 	redact := c.Server.opts.RedactHeaders
+	detail := &networkRequestDetail{networkRequestJSON: newNetworkRequestJSON(r), Failure: r.Failure,
+		RequestHeaders: redacted(r.RequestHeaders, redact), ResponseHeaders: redacted(r.ResponseHeaders, redact)}
+	for _, hop := range r.Redirects {
+		detail.RedirectChain = append(detail.RedirectChain, newNetworkRequestJSON(hop))
+	}
+	defer c.Resp.Set("networkRequest", detail)
 	c.Resp.Linef("## Request %s", r.URL)
 	c.Resp.Linef("Status: %s", r.State())
 	c.Resp.Linef("### Request Headers")
@@ -86,6 +95,7 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 		body, err := c.Page.Collected().RequestBody(ctx, r)
 		c.Resp.Linef("### Request Body")
 		writeBody(c, body, false, err, args.RequestFilePath)
+		detail.RequestBody, detail.RequestBodyFilePath = structuredBody(body, false, err, args.RequestFilePath)
 	}
 	if r.ResponseHeaders != nil {
 		c.Resp.Linef("### Response Headers")
@@ -95,6 +105,7 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 		body, binary, err := c.Page.Collected().ResponseBody(ctx, r)
 		c.Resp.Linef("### Response Body")
 		writeBody(c, body, binary, err, args.ResponseFilePath)
+		detail.ResponseBody, detail.ResponseBodyFilePath = structuredBody(body, binary, err, args.ResponseFilePath)
 	}
 	if r.Failure != "" {
 		c.Resp.Linef("### Request failed with")

@@ -17,18 +17,22 @@ func paginate[T any](c *Call, items []T, p pageArgs) ([]T, error) {
 		if len(items) > 0 {
 			c.Resp.Linef("Showing 1-%d of %d (Page 1 of 1).", len(items), len(items))
 		}
+		c.Resp.Set("pagination", pagination{CurrentPage: 0, TotalPages: 1, EndIndex: len(items)})
 		return items, nil
 	}
 	if pageSize == 0 {
 		pageSize = defaultPageSize
 	}
 	pages := max(1, (len(items)+pageSize-1)/pageSize)
-	if pageIdx >= pages {
+	invalid := pageIdx >= pages
+	if invalid {
 		c.Resp.Linef("Invalid page number %d: there are %d pages. Showing the first page.", pageIdx, pages)
 		pageIdx = 0
 	}
 	start := pageIdx * pageSize
 	end := min(start+pageSize, len(items))
+	c.Resp.Set("pagination", pagination{CurrentPage: pageIdx, TotalPages: pages, HasNextPage: pageIdx+1 < pages,
+		HasPreviousPage: pageIdx > 0, StartIndex: start, EndIndex: end, InvalidPage: invalid})
 	if start < end {
 		c.Resp.Linef("Showing %d-%d of %d (Page %d of %d).", start+1, end, len(items), pageIdx+1, pages)
 	}

@@ -307,6 +307,9 @@ type Options struct {
 	SessionBrowsers func(sessionID string) SessionBrowsers
 	// Screencast says how the screencast tools record.
 	Screencast ScreencastOptions
+	// StructuredContent adds structured content to every answer and an
+	// output schema to every tool (--experimentalStructuredContent).
+	StructuredContent bool
 }
 
 // enabled reports whether t is listed under o.
@@ -368,6 +371,9 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 			Name: t.Name, Title: a.Title, Description: t.Description, InputSchema: t.schema,
 			Annotations: a,
 		})
+		if opts.StructuredContent {
+			s.listing[len(s.listing)-1].OutputSchema = json.RawMessage(outputSchema)
+		}
 	}
 	return s
 }

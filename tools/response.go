@@ -20,6 +20,7 @@ type Response struct {
 	pageTools    bool
 	snapshot     *snapshotRequest
 	err          error
+	structured   map[string]any // the tool's own structured fields (Set)
 }
 
 // snapshotRequest says how to render the page snapshot appended to a response.
@@ -28,6 +29,7 @@ type snapshotRequest struct {
 	uid      string
 	maxChars int
 	filePath string
+	taken    *snapshot.Snapshot // the snapshot rendered, for structured content
 }
 
 // defaultSnapshotChars caps inline snapshots so one big page cannot flood
@@ -101,6 +103,9 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 		res.Content = append(res.Content, jsonrpc.TextContent(text))
 	}
 	res.Content = append(res.Content, r.images...)
+	if c.Server != nil && c.Server.opts.StructuredContent {
+		res.StructuredContent = r.structuredContent(c)
+	}
 	return res
 }
 
@@ -111,6 +116,7 @@ func writeSnapshot(ctx context.Context, b *strings.Builder, page *browser.Page, 
 	if err != nil {
 		return err
 	}
+	req.taken = snap
 	if req.filePath != "" {
 		text, err := snap.Format(snapshot.Options{UID: req.uid})
 		if err != nil {
