@@ -77,6 +77,8 @@ type PostData struct {
 // CallFrame is one frame of a JavaScript stack trace (0-based line and column).
 type CallFrame struct {
 	FunctionName string `json:"functionName"`
+	// ScriptID names the script in its session (Debugger.getScriptSource).
+	ScriptID     string `json:"scriptId,omitempty"`
 	URL          string `json:"url"`
 	LineNumber   int    `json:"lineNumber"`
 	ColumnNumber int    `json:"columnNumber"`

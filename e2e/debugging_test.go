@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -205,7 +206,16 @@ func TestNetworkRequests(t *testing.T) {
 }
 
 func TestSourceMappedStackTraces(t *testing.T) {
-	site := fixtures(t)
+	var mu sync.Mutex
+	hits := map[string]int{}
+	files := http.FileServer(http.Dir("testdata"))
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		files.ServeHTTP(w, r)
+	}))
+	defer site.Close()
 	s := startServer(t, headless...)
 	s.ok("navigate_page", map[string]any{"url": site.URL + "/pages/sourcemap.html"})
 	list := s.ok("list_console_messages", nil)
@@ -216,4 +226,19 @@ func TestSourceMappedStackTraces(t *testing.T) {
 	detail := s.ok("get_console_message", map[string]any{"msgid": id})
 	mustContain(t, detail, "at fail ("+site.URL+"/src/app.ts:2:3)", "at <anonymous> ("+site.URL+"/src/app.ts:4:1)")
 	mustContain(t, s.ok("list_console_messages", map[string]any{"includeStackTraces": true}), "/src/app.ts:2:3")
+
+	// The script and its map are read through CDP, not fetched by the
+	// page: the script is not loaded again, and neither shows among the
+	// page's requests.
+	mu.Lock()
+	scriptHits, mapHits := hits["/pages/bundle.js"], hits["/pages/bundle.js.map"]
+	mu.Unlock()
+	if scriptHits != 1 || mapHits != 1 {
+		t.Errorf("the server saw bundle.js %d times and its map %d times, want once each", scriptHits, mapHits)
+	}
+	requests := s.ok("list_network_requests", nil)
+	mustContain(t, requests, "/pages/bundle.js ")
+	if strings.Contains(requests, "bundle.js.map") || strings.Count(requests, "/pages/bundle.js ") != 1 {
+		t.Errorf("reading the source map shows among the page's requests:\n%s", requests)
+	}
 }

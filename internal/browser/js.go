@@ -22,8 +22,6 @@ var (
 	effectsWatchJS string // records what an action sets going
 	//go:embed js/execute-tool.js
 	executeToolJS string // runs a developer tool of the page
-	//go:embed js/fetch-text.js
-	fetchTextJS string // loads a URL from inside the page
 	//go:embed js/fill-kind.js
 	fillKindJS string // tells how an element takes a value
 	//go:embed js/fire-change.js

@@ -14,7 +14,7 @@ func TestSnippetsCompile(t *testing.T) {
 	snippets := map[string]string{
 		"ancestors": ancestorsJS, "element-of-node": elementOfNodeJS, "element-rect": elementRectJS,
 		"effects-settle": effectsSettleJS, "effects-watch": effectsWatchJS,
-		"execute-tool": executeToolJS, "fetch-text": fetchTextJS, "fill-kind": fillKindJS,
+		"execute-tool": executeToolJS, "fill-kind": fillKindJS,
 		"fire-change": fireChangeJS, "frame-element": frameElementJS, "frame-offset": frameOffsetJS,
 		"frame-offsets": frameOffsetsJS, "frame-window": frameWindowJS, "hit-test": hitTestJS,
 		"is-checked": isCheckedJS, "page-box": pageBoxJS, "page-tools": toolsJS,

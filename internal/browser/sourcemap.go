@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -136,7 +137,7 @@ var sourceMappingURL = regexp.MustCompile(`(?m)^//[#@] sourceMappingURL=(\S+)\s*
 // MapFrame returns the frame at its original position when the script it
 // is in has a source map, else the frame unchanged.
 func (col Collected) MapFrame(ctx context.Context, f cdp.CallFrame) cdp.CallFrame {
-	sm := col.sourceMap(ctx, f.URL)
+	sm := col.sourceMap(ctx, f)
 	if sm == nil {
 		return f
 	}
@@ -146,34 +147,39 @@ func (col Collected) MapFrame(ctx context.Context, f cdp.CallFrame) cdp.CallFram
 	return f
 }
 
-// sourceMap finds, fetches and parses the source map of the script at
-// scriptURL, once per page.
-func (col Collected) sourceMap(ctx context.Context, scriptURL string) *SourceMap {
-	if scriptURL == "" {
+// sourceMap finds, loads and parses the source map of the script frame f
+// is in, once per page and script URL.
+func (col Collected) sourceMap(ctx context.Context, f cdp.CallFrame) *SourceMap {
+	if f.URL == "" {
 		return nil
 	}
 	c := &col.page.maps
 	c.mu.Lock()
-	sm, seen := c.maps[scriptURL]
+	sm, seen := c.maps[f.URL]
 	c.mu.Unlock()
 	if seen {
 		return sm
 	}
-	sm = col.loadSourceMap(ctx, scriptURL)
+	sm = col.loadSourceMap(ctx, f)
 	c.mu.Lock()
 	if c.maps == nil || len(c.maps) > 50 {
 		c.maps = map[string]*SourceMap{}
 	}
-	c.maps[scriptURL] = sm
+	c.maps[f.URL] = sm
 	c.mu.Unlock()
 	return sm
 }
 
-// loadSourceMap reads the script's sourceMappingURL comment (from the
-// body the browser kept, or by fetching it in the page) and the map it
-// names. Any failure means no map.
-func (col Collected) loadSourceMap(ctx context.Context, scriptURL string) *SourceMap {
-	script, err := col.fetchText(ctx, scriptURL)
+// loadSourceMap reads the sourceMappingURL comment of f's script and the
+// map it names, all through CDP: nothing runs in the page, so the agent
+// never sees these loads among the page's requests. Any failure means no
+// map.
+func (col Collected) loadSourceMap(ctx context.Context, f cdp.CallFrame) *SourceMap {
+	s, err := col.page.Session(ctx)
+	if err != nil {
+		return nil
+	}
+	script, err := col.scriptSource(ctx, s, f)
 	if err != nil {
 		return nil
 	}
@@ -182,7 +188,7 @@ func (col Collected) loadSourceMap(ctx context.Context, scriptURL string) *Sourc
 		return nil
 	}
 	ref := m[len(m)-1][1]
-	base, err := url.Parse(scriptURL)
+	base, err := url.Parse(f.URL)
 	if err != nil {
 		return nil
 	}
@@ -199,12 +205,8 @@ func (col Collected) loadSourceMap(ctx context.Context, scriptURL string) *Sourc
 		if data, err = base64.StdEncoding.DecodeString(payload); err != nil {
 			return nil
 		}
-	} else {
-		text, err := col.fetchText(ctx, refURL.String())
-		if err != nil {
-			return nil
-		}
-		data = []byte(text)
+	} else if data, err = col.loadResource(ctx, s, refURL.String()); err != nil {
+		return nil
 	}
 	sm, err := ParseSourceMap(data, refURL.String())
 	if err != nil {
@@ -213,14 +215,42 @@ func (col Collected) loadSourceMap(ctx context.Context, scriptURL string) *Sourc
 	return sm
 }
 
-// fetchText loads a URL from inside the page (its cookies and origin).
-func (col Collected) fetchText(ctx context.Context, u string) (string, error) {
-	q, _ := json.Marshal(u)
-	v, err := col.page.Evaluate(ctx, fmt.Sprintf("(%s)(%s)", fetchTextJS, q))
-	if err != nil {
-		return "", err
+// scriptSource returns the text of f's script as V8 parsed it
+// (Debugger.getScriptSource, with the debugger on only for that and
+// pauses skipped meanwhile), or, when the script is gone (the page
+// navigated), as the browser loads its URL.
+func (col Collected) scriptSource(ctx context.Context, s *cdp.Session, f cdp.CallFrame) (string, error) {
+	if f.ScriptID != "" {
+		if err := cdp.DebuggerEnable.Do(ctx, s); err == nil {
+			_ = cdp.DebuggerSetSkipAllPauses.Do(ctx, s, cdp.SkipAllPausesParams{Skip: true})
+			res, err := cdp.DebuggerGetScriptSource.Call(ctx, s, cdp.ScriptSourceParams{ScriptID: f.ScriptID})
+			col.page.cleanUp(ctx, s, cdp.DebuggerDisable, cdp.DebuggerDisable.Method)
+			if err == nil {
+				return res.ScriptSource, nil
+			}
+		}
 	}
-	var s string
-	err = json.Unmarshal(v.Value, &s)
-	return s, err
+	data, err := col.loadResource(ctx, s, f.URL)
+	return string(data), err
+}
+
+// loadResource loads u for the page the way DevTools loads source maps
+// (Network.loadNetworkResource: the page's cookies, none of its requests).
+func (col Collected) loadResource(ctx context.Context, s *cdp.Session, u string) ([]byte, error) {
+	res, err := cdp.NetworkLoadNetworkResource.Call(ctx, s, cdp.LoadNetworkResourceParams{
+		FrameID: col.page.TargetID, URL: u, Options: cdp.LoadNetworkResourceOptions{IncludeCredentials: true},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", u, err)
+	}
+	r := res.Resource
+	if !r.Success || r.Stream == "" {
+		return nil, fmt.Errorf("load %s: %s (HTTP %v)", u, r.NetErrorName, r.HTTPStatusCode)
+	}
+	defer col.page.cleanUp(ctx, s, cdp.IOClose.With(cdp.IOCloseParams{Handle: r.Stream}), cdp.IOClose.Method)
+	var b bytes.Buffer
+	if err := readStream(ctx, s, r.Stream, &b); err != nil {
+		return nil, fmt.Errorf("load %s: %w", u, err)
+	}
+	return b.Bytes(), nil
 }
