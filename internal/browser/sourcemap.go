@@ -249,7 +249,7 @@ func (col Collected) loadResource(ctx context.Context, s *cdp.Session, u string)
 	}
 	defer col.page.cleanUp(ctx, s, cdp.IOClose.With(cdp.IOCloseParams{Handle: r.Stream}), cdp.IOClose.Method)
 	var b bytes.Buffer
-	if err := readStream(ctx, s, r.Stream, &b); err != nil {
+	if err := readStream(ctx, s, r.Stream, &b, u); err != nil {
 		return nil, fmt.Errorf("load %s: %w", u, err)
 	}
 	return b.Bytes(), nil
