@@ -188,6 +188,7 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 		WebDriver:          browser.WebDriverOptions{URL: cfg.WebDriverURL, Capabilities: cfg.WebDriverCapabilities},
 		BlockedURLPatterns: cfg.BlockedURLPatterns,
 		AllowedURLPatterns: cfg.AllowedURLPatterns,
+		IncludeAllPages:    cfg.ExperimentalIncludeAllPages,
 		Attach: browser.AttachOptions{
 			BrowserURL:  cfg.BrowserURL,
 			WSEndpoint:  cfg.WSEndpoint,

@@ -30,6 +30,9 @@ type Options struct {
 	// BlockedURLPatterns and AllowedURLPatterns restrict what every page
 	// may load (--blockedUrlPattern, --allowedUrlPattern).
 	BlockedURLPatterns, AllowedURLPatterns []string
+	// IncludeAllPages lists webviews and extension background pages as
+	// pages too (--experimentalIncludeAllPages).
+	IncludeAllPages bool
 	// Dial, when set, replaces launching and attaching: the Manager speaks
 	// CDP over the transport Dial returns, owns it, and calls Dial again
 	// after it failed. Nothing is started or killed. Tests use it to drive
@@ -314,7 +317,7 @@ func (b *Browser) onEvent(ev cdp.RawEvent) {
 	params := ev.Params
 	switch ev.Method {
 	case cdp.TargetTargetCreated.Method:
-		if ev, err := cdp.TargetTargetCreated.Decode(params); err == nil && isPage(ev.TargetInfo) {
+		if ev, err := cdp.TargetTargetCreated.Decode(params); err == nil && isPage(ev.TargetInfo, b.m.opts.IncludeAllPages) {
 			b.addPage(ev.TargetInfo)
 		}
 	case cdp.TargetTargetInfoChanged.Method:
@@ -347,9 +350,14 @@ func (b *Browser) onEvent(ev cdp.RawEvent) {
 }
 
 // isPage says whether a target is a page the agent should see: tabs and
-// popups, but not Chrome's own UI pages or extension backgrounds.
-func isPage(t cdp.TargetInfo) bool {
-	if t.Type != "page" {
+// popups, but not Chrome's own UI pages or extension backgrounds; with
+// all, also webviews and extension background pages (which live at
+// chrome-extension:// URLs).
+func isPage(t cdp.TargetInfo, all bool) bool {
+	switch {
+	case all && (t.Type == "webview" || t.Type == "background_page"):
+		return !strings.HasPrefix(t.URL, "devtools://")
+	case t.Type != "page":
 		return false
 	}
 	if t.URL == "chrome://newtab/" || strings.HasPrefix(t.URL, "chrome://inspect") {
