@@ -187,8 +187,8 @@ var exampleWant = map[string][]string{
 	"take_screenshot 1 --fullPage true --format jpeg --quality 80":               {"Saved the image/jpeg image to"},
 	"take_screenshot 1 --uid id --filePath s.png":                                {"s.png"},
 	"take_snapshot 1 --verbose true --filePath s.txt":                            {"Saved snapshot to", "s.txt"},
-	"screencast_start 1 --filePath screen.mp4":                                   {"screen.mp4"},
-	"screencast_stop 1":                                                          {"screen.mp4"},
+	"screencast_start 1 --filePath screen.mp4":                                   {"Screencast recording started.", "screen.mp4"},
+	"screencast_stop 1":                                                          {"The screencast recording has been stopped and saved to", "screen.mp4"},
 	"lighthouse_audit 1 --mode navigation":                                       {"## Lighthouse audit results"},
 	"lighthouse_audit 1 --mode snapshot --device mobile":                         {"## Lighthouse audit results"},
 	"lighthouse_audit 1 --outputDirPath ./out":                                   {"## Lighthouse audit results"},
@@ -262,6 +262,11 @@ func TestRefCLIExamples(t *testing.T) {
 			sh.ok("click", "1", uids[`button "Alert"`])
 		case "handle_dialog 1 dismiss --promptText hi":
 			sh.ok("click", "1", uids[`button "Prompt"`])
+		case "screencast_stop 1":
+			// Something to record: the page repaints a few times.
+			for _, color := range []string{"red", "green", "blue"} {
+				sh.ok("evaluate_script", "() => { document.body.style.background = '"+color+"' }", "--pageId", "1")
+			}
 		case "press_key 1 Enter":
 			// Enter on the Prompt button, focused by the last click, would
 			// open its dialog again.
@@ -297,6 +302,16 @@ func TestRefCLIExamples(t *testing.T) {
 		switch {
 		case key == "take_snapshot 1" && len(uids) == 0:
 			readUIDs(t, out, uids)
+		case key == "lighthouse_audit 1 --outputDirPath ./out":
+			for _, f := range []string{"report.json", "report.html"} {
+				if _, err := os.Stat(filepath.Join(sh.cwd, "out", f)); err != nil {
+					t.Errorf("lighthouse_audit --outputDirPath ./out: %v", err)
+				}
+			}
+		case key == "screencast_stop 1":
+			if fi, err := os.Stat(filepath.Join(sh.cwd, "screen.mp4")); err != nil || fi.Size() == 0 {
+				t.Errorf("screencast_stop: screen.mp4 not written (%v)", err)
+			}
 		case cmd[0] == "install_extension":
 			m := regexp.MustCompile(`[a-p]{32}`).FindString(out)
 			if m == "" {

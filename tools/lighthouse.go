@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -152,6 +153,13 @@ func saveReports(res *audit.Result, dir string) ([]string, error) {
 	page, err := audit.HTML(res)
 	if err != nil {
 		return nil, err
+	}
+	if dir != "" {
+		// As the reference does: outputDirPath need not exist yet
+		// (chrome-devtools lighthouse_audit 1 --outputDirPath ./out).
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create %s: %w", dir, err)
+		}
 	}
 	var paths []string
 	for _, f := range []struct {
