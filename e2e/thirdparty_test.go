@@ -198,5 +198,6 @@ func TestWebMCPUnsupported(t *testing.T) {
 	// A later --disable-features list replaces ours and turns WebMCP off.
 	s := startServer(t, append(headless, "--categoryExperimentalWebmcp", "--chromeArg=--disable-features=WebMCP")...)
 	s.ok("navigate_page", map[string]any{"url": base + "webmcp.html"})
-	mustContain(t, s.fails("list_webmcp_tools", nil), "WebMCP is not available", "--enable-features=WebMCP")
+	mustContain(t, s.fails("list_webmcp_tools", nil), "WebMCP is not available", "--enable-features=WebMCP",
+		"WebMCP needs Chrome 150 or newer started with --enable-features=WebMCP; the browser is Chrome 1")
 }

@@ -177,7 +177,7 @@ func extensionsError(c *Call, err error) error {
 		return err
 	}
 	if c.attached() {
-		return fmt.Errorf("%w; the browser this server is attached to does not allow managing extensions: Chrome allows it only over --remote-debugging-pipe with --enable-unsafe-extension-debugging. Let this server launch the browser (drop --browserUrl, --wsEndpoint and --autoConnect) with --categoryExtensions", err)
+		return fmt.Errorf("%w; the browser this server is attached to (%s) does not allow managing extensions: Chrome allows it only over --remote-debugging-pipe with --enable-unsafe-extension-debugging. Let this server launch the browser (drop --browserUrl, --wsEndpoint and --autoConnect) with --categoryExtensions", err, c.Browser.Version())
 	}
-	return fmt.Errorf("%w; this browser does not allow managing extensions: it needs --enable-unsafe-extension-debugging (added when --categoryExtensions is on) and must not be started with --disable-extensions (check --chromeArg and --ignoreDefaultChromeArg)", err)
+	return fmt.Errorf("%w; this browser (%s) does not allow managing extensions: it needs --enable-unsafe-extension-debugging (added when --categoryExtensions is on) and must not be started with --disable-extensions (check --chromeArg and --ignoreDefaultChromeArg)", err, c.Browser.Version())
 }

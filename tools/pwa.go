@@ -37,7 +37,7 @@ type getOsAppStateArgs struct {
 func getOsAppState(ctx context.Context, c *Call, args *getOsAppStateArgs) error {
 	res, err := c.Browser.PWAAppState(ctx, args.ManifestID)
 	if err != nil {
-		return pwaError("read the OS state of", args.ManifestID, err)
+		return pwaError(c, "read the OS state of", args.ManifestID, err)
 	}
 	c.Resp.Linef("OS app state for manifest ID: %s", args.ManifestID)
 	c.Resp.Linef("Badge count: %d", res.BadgeCount)
@@ -59,14 +59,14 @@ type installPwaArgs struct {
 // installPwa runs install_pwa.
 func installPwa(ctx context.Context, c *Call, args *installPwaArgs) error {
 	if err := c.Browser.InstallPWA(ctx, args.ManifestID, args.InstallURLOrBundleURL); err != nil {
-		return pwaError("install", args.ManifestID, err)
+		return pwaError(c, "install", args.ManifestID, err)
 	}
 	c.Resp.Linef("Installed PWA with manifest ID: %s", args.ManifestID)
 	if args.DisplayMode == "" {
 		return nil
 	}
 	if err := c.Browser.SetPWADisplayMode(ctx, args.ManifestID, args.DisplayMode); err != nil {
-		return pwaError("set the display mode of", args.ManifestID, err)
+		return pwaError(c, "set the display mode of", args.ManifestID, err)
 	}
 	c.Resp.Linef("Display mode set to: %s", args.DisplayMode)
 	return nil
@@ -82,7 +82,7 @@ type launchPwaArgs struct {
 func launchPwa(ctx context.Context, c *Call, args *launchPwaArgs) error {
 	p, err := c.Browser.LaunchPWA(ctx, args.ManifestID, args.URL)
 	if err != nil {
-		err = pwaError("launch", args.ManifestID, err)
+		err = pwaError(c, "launch", args.ManifestID, err)
 		if _, ok := errors.AsType[*browser.PWANoPageError](err); ok {
 			err = fmt.Errorf("%w; call list_pages", err)
 		}
@@ -102,7 +102,7 @@ type uninstallPwaArgs struct {
 // uninstallPwa runs uninstall_pwa.
 func uninstallPwa(ctx context.Context, c *Call, args *uninstallPwaArgs) error {
 	if err := c.Browser.UninstallPWA(ctx, args.ManifestID); err != nil {
-		return pwaError("uninstall", args.ManifestID, err)
+		return pwaError(c, "uninstall", args.ManifestID, err)
 	}
 	c.Resp.Linef("Uninstalled PWA with manifest ID: %s", args.ManifestID)
 	c.Resp.IncludePages()
@@ -111,11 +111,11 @@ func uninstallPwa(ctx context.Context, c *Call, args *uninstallPwaArgs) error {
 
 // pwaError turns a failed PWA command into a message that says what the
 // agent can do about it.
-func pwaError(action, manifestID string, err error) error {
+func pwaError(c *Call, action, manifestID string, err error) error {
 	err = fmt.Errorf("%s web app %s: %w", action, manifestID, err)
 	switch {
 	case errors.Is(err, browser.ErrPWAUnsupported):
-		return fmt.Errorf("%w. This browser does not offer the PWA DevTools domain: PWA tools need a desktop Chrome or Chromium (launched by this server, or attached to with remote debugging), not a mobile or embedded browser", err)
+		return fmt.Errorf("%w. This browser (%s) does not offer the PWA DevTools domain: PWA tools need a desktop Chrome or Chromium (launched by this server, or attached to with remote debugging), not a mobile or embedded browser", err, c.Browser.Version())
 	case errors.Is(err, browser.ErrPWANotInstallable):
 		return fmt.Errorf("%w. Chrome found no installable app there: installUrlOrBundleUrl must be a page served over https or from localhost that links a web app manifest (with name, start_url and an icon) whose id, resolved against the manifest's URL, equals manifestId", err)
 	case errors.Is(err, browser.ErrPWAUnknownApp):

@@ -224,7 +224,7 @@ func webmcpError(c *Call, err error) error {
 	if c.attached() {
 		how = "Restart the Chrome you connect to with --enable-features=WebMCP"
 	}
-	return fmt.Errorf("%w. %s (WebMCP needs a recent Chrome)", err, how)
+	return fmt.Errorf("%w. %s (WebMCP needs %s; the browser is %s)", err, how, browser.FeatureWebMCP.Needs(), c.Browser.Version())
 }
 
 // jsonObject parses an argument holding a JSON object in a string ("" is

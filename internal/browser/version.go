@@ -66,8 +66,14 @@ type browserFacts struct {
 	defaultContext string // "" until looked up
 }
 
-// Version is the browser's version, read when the server connected.
-func (b *Browser) Version() Version { return b.facts.version }
+// Version is the browser's version, read when the server connected; the
+// zero Version for no browser.
+func (b *Browser) Version() Version {
+	if b == nil {
+		return Version{}
+	}
+	return b.facts.version
+}
 
 // learnVersion asks the browser its version. A browser that does not answer
 // is used anyway: the version only feeds warnings and explanations.
@@ -140,14 +146,17 @@ type Feature struct {
 }
 
 // Features the tools depend on beyond what every supported Chrome has.
+// Versions are given where they are known; CI checks the features on the
+// newest and an older supported Chromium.
 var (
+	// FeatureWebMCP is the WebMCP domain and document.modelContext.
 	FeatureWebMCP = Feature{Name: "WebMCP", MinMajor: 150, Flag: "--enable-features=WebMCP"}
 	// FeatureExtensions is the Extensions CDP domain (load, list, reload,
-	// uninstall), which needs the browser started with
-	// --enable-unsafe-extension-debugging.
-	FeatureExtensions = Feature{Name: "the Extensions protocol domain", MinMajor: 126, Flag: "--enable-unsafe-extension-debugging"}
-	// FeaturePWA is the PWA CDP domain (install, launch, uninstall).
-	FeaturePWA = Feature{Name: "the PWA protocol domain", MinMajor: 128}
+	// uninstall), which Chrome offers only over --remote-debugging-pipe.
+	FeatureExtensions = Feature{Name: "the Extensions protocol domain", Flag: "--enable-unsafe-extension-debugging"}
+	// FeaturePWA is the PWA CDP domain (install, launch, uninstall) of
+	// desktop Chrome.
+	FeaturePWA = Feature{Name: "the PWA protocol domain"}
 	// FeatureScreencast is Page.startScreencast, which screen recording
 	// uses.
 	FeatureScreencast = Feature{Name: "screencasting (Page.startScreencast)"}
@@ -157,8 +166,9 @@ var (
 // [Feature.Explain].
 var ErrFeatureMissing = errors.New("this Chrome lacks a feature the tool needs")
 
-// needs says which Chrome the feature needs, for error messages.
-func (f Feature) needs() string {
+// Needs says which Chrome the feature needs, for messages:
+// "Chrome 150 or newer started with --enable-features=WebMCP".
+func (f Feature) Needs() string {
 	s := "Chrome"
 	if f.MinMajor > 0 {
 		s = fmt.Sprintf("Chrome %d or newer", f.MinMajor)
@@ -178,7 +188,7 @@ func (b *Browser) Require(f Feature) error {
 	if v.Major == 0 || v.Major >= f.MinMajor {
 		return nil
 	}
-	return fmt.Errorf("%w: %s needs %s; the browser is %s", ErrFeatureMissing, f.Name, f.needs(), v)
+	return fmt.Errorf("%w: %s needs %s; the browser is %s", ErrFeatureMissing, f.Name, f.Needs(), v)
 }
 
 // Explain turns err, the failure of a command of the feature, into an error
@@ -190,7 +200,7 @@ func (f Feature) Explain(b *Browser, err error) error {
 	if !errors.As(err, &ce) || !methodUnknown(ce) {
 		return err
 	}
-	return fmt.Errorf("%w: %s needs %s; the browser (%s) does not have it (%v)", ErrFeatureMissing, f.Name, f.needs(), b.Version(), err)
+	return fmt.Errorf("%w: %s needs %s; the browser (%s) does not have it (%v)", ErrFeatureMissing, f.Name, f.Needs(), b.Version(), err)
 }
 
 // methodUnknown tells whether a CDP error says the method does not exist:

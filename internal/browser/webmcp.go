@@ -32,6 +32,9 @@ type WebMCPTool struct {
 // checks that the page has document.modelContext at all, and wraps
 // ErrWebMCPUnsupported when it does not.
 func (ipt InPageTools) WebMCPTools(ctx context.Context) ([]WebMCPTool, error) {
+	if err := ipt.page.browser.Require(FeatureWebMCP); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrWebMCPUnsupported, err)
+	}
 	s, err := ipt.page.Session(ctx)
 	if err != nil {
 		return nil, err
