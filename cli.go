@@ -350,7 +350,7 @@ func (c *cli) tool(name string, argv []string) int {
 	// closing the connection cancels it in the daemon.
 	runCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	raw, err := cl.CallTool(runCtx, name, call.args)
+	raw, err := c.callTool(runCtx, cl, name, call.args)
 	if err != nil {
 		return c.failf("%s: %v", name, err)
 	}

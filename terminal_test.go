@@ -5,6 +5,8 @@ package main
 import (
 	"os"
 	"testing"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/daemon"
 )
 
 func TestIsTerminal(t *testing.T) {
@@ -30,5 +32,20 @@ func TestIsTerminal(t *testing.T) {
 	defer tty.Close()
 	if !isTerminal(tty) {
 		t.Error("a terminal not recognised")
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	for _, tc := range []struct {
+		p    daemon.Progress
+		want string
+	}{
+		{daemon.Progress{Progress: 3, Message: "navigate_page: still running after 3s"}, "navigate_page: still running after 3s"},
+		{daemon.Progress{Progress: 5, Total: 10, Message: "reading"}, "navigate_page [##########..........]  50% reading"},
+		{daemon.Progress{Progress: 12, Total: 10}, "navigate_page [####################] 100% "},
+	} {
+		if got := progressLine("navigate_page", tc.p); got != tc.want {
+			t.Errorf("progressLine(%+v) = %q, want %q", tc.p, got, tc.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,15 +14,25 @@ import (
 // stream, e.g. a socket to a daemon or the pipes of a server process. It
 // uses the same framing as Serve. Calls may run concurrently: a goroutine
 // reads the stream and hands each response to the call with its id.
-// Notifications from the server (progress, logs) are dropped, and its
-// requests (roots/list, elicitation/create) are answered with
-// CodeMethodNotFound, since a Client offers no capabilities.
+// Notifications from the server (progress, logs) go to the handler set
+// with OnNotification, if any, and are dropped otherwise; its requests
+// (roots/list, elicitation/create) are answered with CodeMethodNotFound,
+// since a Client offers no capabilities.
 type Client struct {
 	*caller
 	rwc io.ReadWriteCloser
 
 	mu      sync.Mutex
 	readErr error // why reading ended: nil at EOF; valid once caller.done is closed
+	onNote  func(method string, params json.RawMessage)
+}
+
+// OnNotification sets the function that gets the server's notifications,
+// on the reading goroutine: it must not block.
+func (c *Client) OnNotification(h func(method string, params json.RawMessage)) {
+	c.mu.Lock()
+	c.onNote = h
+	c.mu.Unlock()
 }
 
 // NewClient starts a client on rwc and its reading goroutine, which ends
@@ -127,6 +138,13 @@ func (c *Client) handleLine(line []byte) {
 	switch msg.kind {
 	case kindResponse:
 		c.deliver(msg)
+	case kindNotification:
+		c.mu.Lock()
+		h := c.onNote
+		c.mu.Unlock()
+		if h != nil {
+			h(msg.method, msg.params)
+		}
 	case kindRequest:
 		resp := wireResponse{JSONRPC: "2.0", ID: msg.id,
 			Error: errorf(CodeMethodNotFound, "this client does not implement %s", msg.method)}

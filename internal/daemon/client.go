@@ -72,6 +72,31 @@ func (c *Client) CallTool(ctx context.Context, name string, args map[string]any)
 	return c.call(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
 }
 
+// Progress is one notifications/progress of a tool call.
+type Progress struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total"`
+	Message  string  `json:"message"`
+}
+
+// CallToolProgress is CallTool asking for progress: each progress
+// notification of the call goes to onProgress, on the connection's reading
+// goroutine (it must not block). A Client runs one such call at a time.
+func (c *Client) CallToolProgress(ctx context.Context, name string, args map[string]any, onProgress func(Progress)) (json.RawMessage, error) {
+	const token = "cli"
+	c.rpc.OnNotification(func(method string, params json.RawMessage) {
+		var p struct {
+			Token json.RawMessage `json:"progressToken"`
+			Progress
+		}
+		if method == "notifications/progress" && json.Unmarshal(params, &p) == nil && string(p.Token) == `"`+token+`"` {
+			onProgress(p.Progress)
+		}
+	})
+	defer c.rpc.OnNotification(nil)
+	return c.call(ctx, "tools/call", map[string]any{"name": name, "arguments": args, "_meta": map[string]any{"progressToken": token}})
+}
+
 // Status asks the daemon about itself.
 func (c *Client) Status(ctx context.Context) (Status, error) {
 	return c.control(ctx, statusTool)

@@ -29,6 +29,9 @@ func (c *counter) CallTool(ctx context.Context, name string, _ json.RawMessage) 
 		return &jsonrpc.CallToolResult{StructuredContent: c.n.Add(1)}, nil
 	case "whoami":
 		return &jsonrpc.CallToolResult{StructuredContent: jsonrpc.SessionFrom(ctx).ClientInfo().Version}, nil
+	case "progress":
+		jsonrpc.ProgressFrom(ctx)(1, 2, "half way")
+		return &jsonrpc.CallToolResult{StructuredContent: "done"}, nil
 	}
 	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown tool " + name}
 }
@@ -229,5 +232,21 @@ func TestRuntimeDir(t *testing.T) {
 		if _, err := SessionPaths(bad); err == nil {
 			t.Errorf("session name %q accepted", bad)
 		}
+	}
+}
+
+func TestCallToolProgress(t *testing.T) {
+	p := session(t)
+	serve(t, p, Config{Handler: &counter{}, Details: func(context.Context) string { return "" }, Shutdown: func(context.Context) {}})
+	c := dial(t, p)
+	var got []Progress
+	raw, err := c.CallToolProgress(t.Context(), "progress", nil, func(p Progress) { got = append(got, p) })
+	if err != nil || !strings.Contains(string(raw), "done") {
+		t.Fatalf("CallToolProgress = %s, %v", raw, err)
+	}
+	// The notification precedes the answer on the connection, so it has
+	// been handled by the time the call returns.
+	if len(got) != 1 || got[0] != (Progress{Progress: 1, Total: 2, Message: "half way"}) {
+		t.Errorf("progress = %+v, want the tool's one report", got)
 	}
 }
