@@ -116,14 +116,22 @@ func (c *cli) usagef(help, format string, args ...any) int {
 
 // daemonArgv is the command line of a daemon started with the user's server
 // flags: headless and isolated unless the flags choose otherwise, and files
-// may be written anywhere, since only this user can reach the socket. It
-// returns a usage error when the flags are wrong.
+// may be written anywhere unless the flags or the config file name
+// --filesystemRoot directories, since only this user can reach the socket.
+// It returns a usage error when the flags are wrong.
 func (c *cli) daemonArgv(flags []string) ([]string, error) {
-	cfg, err := ParseFlags(flags)
+	env := processEnviron()
+	cfg, err := LoadConfig(flags, env)
 	if err != nil {
 		return nil, err
 	}
-	argv := []string{"", "daemon", "--session=" + c.paths.Session, "--headless", "--allowUnrestrictedPaths"}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(c.stderr, c.g.prog+": warning: %s\n", w)
+	}
+	argv := []string{"", "daemon", "--session=" + c.paths.Session, "--headless"}
+	if cfg.FilesystemRoots == nil {
+		argv = append(argv, "--allowUnrestrictedPaths")
+	}
 	connects := cfg.AutoConnect || cfg.BrowserURL != "" || cfg.WSEndpoint != ""
 	if cfg.UserDataDir == "" && !connects {
 		argv = append(argv, "--isolated")
@@ -132,7 +140,7 @@ func (c *cli) daemonArgv(flags []string) ([]string, error) {
 		argv = append(argv, refDaemonDefaults(connects)...)
 	}
 	argv = append(argv, flags...)
-	if _, err := ParseFlags(argv[3:]); err != nil {
+	if _, err := LoadConfig(argv[3:], env); err != nil {
 		return nil, err
 	}
 	if argv[0], err = os.Executable(); err != nil {

@@ -26,7 +26,7 @@ func runDaemon(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "devtools-mcp: daemon is started by the command line; use devtools-mcp start")
 		return 2
 	}
-	cfg, err := ParseFlags(args[1:])
+	cfg, err := LoadConfig(args[1:], processEnviron())
 	if err != nil {
 		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
 		return 2

@@ -8,13 +8,13 @@ import (
 	"strings"
 )
 
-// unknownFlag builds the error for an unrecognised flag, suggesting the
+// unknownFlag builds the warning for an unrecognised flag, suggesting the
 // closest known spelling when one is reasonably close.
-func unknownFlag(name string) *UsageError {
+func unknownFlag(name string) string {
 	if hint := suggestFlag(name); hint != "" {
-		return usageErrorf("unknown flag %s; did you mean %s?", name, hint)
+		return fmt.Sprintf("ignoring unknown flag %s; did you mean %s?", name, hint)
 	}
-	return usageErrorf("unknown flag %s", name)
+	return fmt.Sprintf("ignoring unknown flag %s", name)
 }
 
 // normalizeName folds case and drops separators, so that "browserURL",

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
@@ -97,41 +98,96 @@ func lookupFlag(name string) (spec *flagSpec, negated bool) {
 	return nil, false
 }
 
-// ParseFlags parses command-line arguments as in os.Args[1:]. Any error it
-// returns is a *UsageError. Conflicting flags are reported too, except when
-// --help or --version is given.
+// assignment is one flag given a value, from the command line or the
+// config file, before it is stored.
+type assignment struct {
+	spec  *flagSpec
+	name  string // the spelling used, for messages
+	value string
+}
+
+// ParseFlags parses command-line arguments as in os.Args[1:], without a
+// config file or environment variables (see LoadConfig). Any error it
+// returns is a *UsageError; unknown flags are not errors but Warnings.
+// Conflicting flags are reported too, except when --help or --version is
+// given.
 func ParseFlags(args []string) (*Config, error) {
+	assigns, warnings, err := scanArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	c, err := applyAssignments(assigns)
+	if err != nil {
+		return nil, err
+	}
+	c.Warnings = warnings
+	if c.Help || c.Version {
+		return c, nil
+	}
+	if err := checkConflicts(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// applyAssignments stores assigns, in order, into a new Config.
+func applyAssignments(assigns []assignment) (*Config, error) {
 	c := &Config{Categories: map[string]bool{}}
+	for _, a := range assigns {
+		if err := a.spec.set(c, a.name, a.value); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// scanArgs splits the command line into assignments, checking each value
+// as it goes so that the first mistake is the one reported. An unknown
+// flag is skipped with a warning, together with the value that follows it
+// when that is not itself a flag, as the reference's parser does.
+func scanArgs(args []string) (assigns []assignment, warnings []string, err error) {
+	scratch := &Config{Categories: map[string]bool{}} // validates values early
+	add := func(spec *flagSpec, name, value string) error {
+		if err := spec.set(scratch, name, value); err != nil {
+			return err
+		}
+		assigns = append(assigns, assignment{spec, name, value})
+		return nil
+	}
 	bareSwitch := "" // the previous argument, when it was a switch without a value
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		if arg == "--" {
 			if i+1 < len(args) {
-				return nil, usageErrorf("unexpected argument %s", shown(args[i+1]))
+				return nil, nil, usageErrorf("unexpected argument %s", shown(args[i+1]))
 			}
 			break
 		}
 		if len(arg) < 2 || arg[0] != '-' {
 			if bareSwitch != "" {
-				return nil, usageErrorf("unexpected argument %s; to give %s a value write %s=%s", shown(arg), bareSwitch, bareSwitch, arg)
+				return nil, nil, usageErrorf("unexpected argument %s; to give %s a value write %s=%s", shown(arg), bareSwitch, bareSwitch, arg)
 			}
-			return nil, usageErrorf("unexpected argument %s", shown(arg))
+			return nil, nil, usageErrorf("unexpected argument %s", shown(arg))
 		}
 		bareSwitch = ""
 		name, value, hasValue := strings.Cut(arg, "=")
 		spec, negated := lookupFlag(name)
 		if spec == nil {
-			return nil, unknownFlag(name)
+			if !hasValue && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				i++ // its value
+			}
+			warnings = append(warnings, unknownFlag(name))
+			continue
 		}
 		if negated {
 			if spec.kind != kindBool {
-				return nil, usageErrorf("%s is not accepted: --%s is not a switch, it takes a value (%s)", name, spec.name, spec.expected())
+				return nil, nil, usageErrorf("%s is not accepted: --%s is not a switch, it takes a value (%s)", name, spec.name, spec.expected())
 			}
 			if hasValue {
-				return nil, usageErrorf("%s takes no value; write --%s=%s instead", name, spec.name, negate(value))
+				return nil, nil, usageErrorf("%s takes no value; write --%s=%s instead", name, spec.name, negate(value))
 			}
-			if err := spec.set(c, name, "false"); err != nil {
-				return nil, err
+			if err := add(spec, name, "false"); err != nil {
+				return nil, nil, err
 			}
 			continue
 		}
@@ -147,25 +203,19 @@ func ParseFlags(args []string) (*Config, error) {
 			}
 		} else if !hasValue {
 			if i+1 >= len(args) {
-				return nil, spec.missingValue(name, "")
+				return nil, nil, spec.missingValue(name, "")
 			}
 			if !spec.acceptsSeparate(args[i+1]) {
-				return nil, spec.missingValue(name, args[i+1])
+				return nil, nil, spec.missingValue(name, args[i+1])
 			}
 			i++
 			value = args[i]
 		}
-		if err := spec.set(c, name, value); err != nil {
-			return nil, err
+		if err := add(spec, name, value); err != nil {
+			return nil, nil, err
 		}
 	}
-	if c.Help || c.Version {
-		return c, nil
-	}
-	if err := checkConflicts(c); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return assigns, warnings, nil
 }
 
 // shown formats an argument for a message: bare when that is unambiguous,
@@ -259,11 +309,14 @@ func (s *flagSpec) set(c *Config, name, value string) error {
 		if !ok {
 			return usageErrorf("%s expects true or false, got %s", name, shown(value))
 		}
-		v = b
+		v = b != s.invert
 	case kindInt:
 		n, err := strconv.Atoi(value)
 		if err != nil || n < s.min || (s.max > 0 && n > s.max) {
 			return usageErrorf("%s expects %s, got %s", name, s.expected(), shown(value))
+		}
+		if s.convert != nil {
+			return s.convert(c, name, strconv.Itoa(n))
 		}
 		v = n
 	default:
@@ -423,9 +476,54 @@ func checkConflicts(c *Config) error {
 		return usageErrorf("--experimentalFfmpegPath is used by the screencast tools; add --experimentalScreencast or drop it")
 	case len(c.BlockedURLPatterns) > 0 && len(c.AllowedURLPatterns) > 0:
 		return usageErrorf("--blockedUrlPattern and --allowedUrlPattern cannot be combined; use one of them")
+	case c.AllowUnrestrictedPaths && c.FilesystemRoots != nil:
+		return usageErrorf("--allowUnrestrictedPaths and --filesystemRoot both say where file tools may go; write --workspace=/ for every path, or drop --allowUnrestrictedPaths")
+	case c.Categories["pwa"] && len(attach) > 0:
+		return usageErrorf("--categoryPwa needs a Chrome this server launches, %s attaches to one; pick one", attach[0])
 	}
 	if err := checkWebDriverConflicts(c); err != nil {
 		return err
 	}
 	return checkHTTPConflicts(c)
+}
+
+// convertQuality stores --screenshotQuality, already checked to be 0..100.
+// The reference accepts 0; JPEG encoders raise it to 1, and 0 means "unset"
+// in Config, so it is stored as 1.
+func convertQuality(c *Config, _, value string) error {
+	n, err := strconv.Atoi(value)
+	if err != nil {
+		return err
+	}
+	c.ScreenshotQuality = max(n, 1)
+	return nil
+}
+
+// convertFilesystemRoot appends one --filesystemRoot directory, made
+// absolute and cleaned so that the path checks compare like with like. An
+// empty value is an error: it would silently mean the working directory.
+func convertFilesystemRoot(c *Config, name, value string) error {
+	if strings.TrimSpace(value) == "" {
+		return usageErrorf("%s needs a directory, e.g. %s=/home/me/project (or / for every path)", name, name)
+	}
+	abs, err := filepath.Abs(value)
+	if err != nil {
+		return usageErrorf("%s: cannot make %s absolute: %v", name, shown(value), err)
+	}
+	c.FilesystemRoots = append(c.FilesystemRoots, abs)
+	return nil
+}
+
+// convertConfigPath stores --config as an absolute path; empty unsets it.
+func convertConfigPath(c *Config, name, value string) error {
+	if value == "" {
+		c.ConfigFile = ""
+		return nil
+	}
+	abs, err := filepath.Abs(value)
+	if err != nil {
+		return usageErrorf("%s: cannot make %s absolute: %v", name, shown(value), err)
+	}
+	c.ConfigFile = abs
+	return nil
 }

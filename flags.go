@@ -68,9 +68,6 @@ type Config struct {
 	// AllowedURLPatterns are the only URL patterns the browser may load
 	// (--allowedUrlPattern, repeatable).
 	AllowedURLPatterns []string
-	// ExperimentalPageIDRouting routes page-scoped calls by pageId
-	// (--experimentalPageIdRouting).
-	ExperimentalPageIDRouting bool
 	// ExperimentalDevtools also automates DevTools targets
 	// (--experimentalDevtools).
 	ExperimentalDevtools bool
@@ -111,7 +108,8 @@ type Config struct {
 	UsageStatistics bool
 	// ScreenshotFormat is "" or one of png, jpeg, webp (--screenshotFormat).
 	ScreenshotFormat string
-	// ScreenshotQuality is 0 when unset, else 1..100 (--screenshotQuality).
+	// ScreenshotQuality is 0 when unset, else 1..100 (--screenshotQuality;
+	// the reference's 0 is stored as 1, which JPEG encoders treat alike).
 	ScreenshotQuality int
 	// ScreenshotMaxWidth and ScreenshotMaxHeight are 0 when unset, else
 	// positive: larger screenshots are downscaled (--screenshotMaxWidth,
@@ -145,6 +143,36 @@ type Config struct {
 	// given). See flags_webdriver.go.
 	WebDriverURL          string
 	WebDriverCapabilities map[string]any
+	// NoPageIDRouting drops the pageId parameter from the tool schemas, so
+	// every call acts on the selected page (--no-page-id-routing). By
+	// default pageId is accepted and optional.
+	NoPageIDRouting bool
+	// NoJavaScriptEvaluation closes the entry points that run JavaScript the
+	// caller wrote: the evaluation tools, navigate_page's initScript and
+	// navigations to javascript:, data: and vbscript: URLs
+	// (--no-javascript-evaluation).
+	NoJavaScriptEvaluation bool
+	// NoFileNavigations refuses navigations to file: URLs, also inside
+	// view-source: (--no-file-navigations).
+	NoFileNavigations bool
+	// NoSourceMaps keeps console stack traces unmapped and fetches no source
+	// map (--no-source-maps).
+	NoSourceMaps bool
+	// FilesystemRoots are the directories file-reading and file-writing
+	// tools may use, on top of the client's MCP roots; "/" means anywhere
+	// (--filesystemRoot, alias --workspace, repeatable). Nil when not given.
+	FilesystemRoots []string
+	// ConfigFile is the absolute path of the JSON configuration file that
+	// was read (--config, or found by discovery); "" when none.
+	ConfigFile string
+	// DevtoolsComments is the reference's internal DevTools comments switch;
+	// it adds no tools here (--devtoolsComments).
+	DevtoolsComments bool
+	// Warnings are messages for stderr about the command line and the config
+	// file that did not stop the server, such as unknown flags, which are
+	// ignored so that a configuration written for a newer chrome-devtools-mcp
+	// still starts.
+	Warnings []string
 	// Help asks for the --help text (--help, -h); Version for the version
 	// (--version, -v). When either is set, conflict checks are skipped so
 	// the request is honoured whatever else is on the line.
@@ -217,6 +245,10 @@ type flagSpec struct {
 	dashValue bool
 	// compat marks flags accepted for compatibility that do nothing here.
 	compat bool
+	// invert stores the opposite of the switch's value: the flag is on by
+	// default and its Config field, named No..., is true when it is turned
+	// off, so that the zero Config still means "nothing given".
+	invert bool
 	// field points at the destination: *bool, *string, *int or *[]string.
 	// Nil for compat flags and for category flags.
 	field func(c *Config) any
@@ -321,9 +353,13 @@ func buildFlagTable() []*flagSpec {
 		{name: "experimentalIncludeAllPages", kind: kindBool, group: groupTools,
 			desc:  "Treat every kind of target, such as webviews and background pages, as a page.",
 			field: func(c *Config) any { return &c.ExperimentalIncludeAllPages }},
-		{name: "experimentalPageIdRouting", kind: kindBool, group: groupTools,
-			desc:  "Route page-scoped calls by their pageId, for several agents sharing one browser.",
-			field: func(c *Config) any { return &c.ExperimentalPageIDRouting }},
+		{name: "pageIdRouting", aliases: []string{"experimentalPageIdRouting"}, kind: kindBool, group: groupTools, invert: true,
+			def:   "true",
+			desc:  "Page-scoped tools take an optional pageId, so that several agents can share one browser; without it a call acts on the selected page. --no-page-id-routing drops pageId from the tool schemas.",
+			field: func(c *Config) any { return &c.NoPageIDRouting }},
+		{name: "devtoolsComments", kind: kindBool, group: groupTools,
+			desc:  "Accepted for compatibility: the reference's internal DevTools comments feature; adds no tools here.",
+			field: func(c *Config) any { return &c.DevtoolsComments }},
 		{name: "performanceCrux", kind: kindBool, group: groupTools,
 			desc:  "Look up real-user field data (CrUX) for traced pages; this sends their URLs to Google, so it is off unless asked for.",
 			field: func(c *Config) any { return &c.PerformanceCrux }},
@@ -333,10 +369,10 @@ func buildFlagTable() []*flagSpec {
 			def:   "png",
 			desc:  "Image format take_screenshot uses when the call names none.",
 			field: func(c *Config) any { return &c.ScreenshotFormat }},
-		{name: "screenshotQuality", kind: kindInt, group: groupOutput, arg: "N", min: 1, max: 100,
-			def:   "the encoder's own",
-			desc:  "JPEG and WebP quality, 1 to 100, that take_screenshot uses when the call names none.",
-			field: func(c *Config) any { return &c.ScreenshotQuality }},
+		{name: "screenshotQuality", kind: kindInt, group: groupOutput, arg: "N", min: 0, max: 100,
+			def:     "the encoder's own",
+			desc:    "JPEG and WebP quality, 0 to 100, that take_screenshot uses when the call names none.",
+			convert: convertQuality},
 		{name: "screenshotMaxWidth", kind: kindInt, group: groupOutput, arg: "PX", min: 1,
 			def:   "no limit",
 			desc:  "Downscale screenshots wider than this, keeping the aspect ratio.",
@@ -366,8 +402,28 @@ func buildFlagTable() []*flagSpec {
 			desc:  "Only URLs matching one of these patterns may load; repeat for more.",
 			field: func(c *Config) any { return &c.AllowedURLPatterns }},
 		{name: "allowUnrestrictedPaths", kind: kindBool, group: groupMisc,
-			desc:  "Let file-writing tools write outside the temp directory when the client declares no MCP roots. Only for trusted clients.",
+			desc:  "Let file tools read and write anywhere when the client declares no MCP roots. Only for trusted clients; same as --workspace=/.",
 			field: func(c *Config) any { return &c.AllowUnrestrictedPaths }},
+		{name: "filesystemRoot", aliases: []string{"workspace"}, kind: kindList, group: groupMisc, arg: "DIR", example: "/home/me/project",
+			def:     "the temp directory, plus the client's MCP roots",
+			desc:    "A directory file-reading and file-writing tools may use, besides the client's MCP roots; repeat for more. / allows every path.",
+			convert: convertFilesystemRoot},
+		{name: "javascriptEvaluation", kind: kindBool, group: groupMisc, invert: true,
+			def:   "true",
+			desc:  "--no-javascript-evaluation turns off the ways to run JavaScript the caller wrote: evaluate_script and the slim evaluate are not listed, navigate_page refuses initScript, and javascript:, data: and vbscript: URLs are not opened. Page scripts and clicks still run code.",
+			field: func(c *Config) any { return &c.NoJavaScriptEvaluation }},
+		{name: "fileNavigations", kind: kindBool, group: groupMisc, invert: true,
+			def:   "true",
+			desc:  "--no-file-navigations makes new_page, navigate_page and the slim navigate refuse file: URLs, also inside view-source:. Not a filesystem sandbox.",
+			field: func(c *Config) any { return &c.NoFileNavigations }},
+		{name: "sourceMaps", kind: kindBool, group: groupMisc, invert: true,
+			def:   "true",
+			desc:  "--no-source-maps leaves console stack traces as the browser reports them and fetches no source map.",
+			field: func(c *Config) any { return &c.NoSourceMaps }},
+		{name: "config", kind: kindString, group: groupMisc, arg: "FILE", example: "/home/me/devtools-mcp.json",
+			def:     "cd4a.config.json under $PLUGIN_DATA, else cd4a/config.json under the user config directory",
+			desc:    "JSON file of settings, keyed by flag name; flags on the command line win over it.",
+			convert: convertConfigPath},
 		{name: "scriptTimeout", kind: kindInt, group: groupMisc, arg: "MS", min: 1,
 			def:   "60000",
 			desc:  "Stop a script of evaluate_script that runs longer than this many milliseconds (a loop that never ends), so the page answers again.",

@@ -68,7 +68,21 @@ func TestParseFlags(t *testing.T) {
 		{"alias experimentalMemory", []string{"--experimentalMemory"}, func(c *Config) { c.MemoryDebugging = true }},
 		{"alias kebab", []string{"--experimental-memory=true"}, func(c *Config) { c.MemoryDebugging = true }},
 		{"memoryDebugging", []string{"--memory-debugging"}, func(c *Config) { c.MemoryDebugging = true }},
-		{"page id routing", []string{"--experimental-page-id-routing"}, func(c *Config) { c.ExperimentalPageIDRouting = true }},
+		{"page id routing is the default", []string{"--pageIdRouting", "--experimental-page-id-routing"}, func(c *Config) {}},
+		{"no page id routing", []string{"--no-page-id-routing"}, func(c *Config) { c.NoPageIDRouting = true }},
+		{"page id routing false", []string{"--pageIdRouting=false"}, func(c *Config) { c.NoPageIDRouting = true }},
+		{"no page id routing, old name", []string{"--no-experimentalPageIdRouting"}, func(c *Config) { c.NoPageIDRouting = true }},
+		{"hardening", []string{"--no-javascript-evaluation", "--fileNavigations=false", "--no-sourceMaps"},
+			func(c *Config) { c.NoJavaScriptEvaluation, c.NoFileNavigations, c.NoSourceMaps = true, true, true }},
+		{"hardening turned back on", []string{"--no-javascript-evaluation", "--javascriptEvaluation", "--no-file-navigations", "--file-navigations=true"},
+			func(c *Config) {}},
+		{"workspaces", []string{"--workspace=/srv/a", "--filesystemRoot", "/srv/b/../c/", "--filesystem-root=/"},
+			func(c *Config) { c.FilesystemRoots = []string{"/srv/a", "/srv/c", "/"} }},
+		{"config absolute", []string{"--config=/etc/x.json"}, func(c *Config) { c.ConfigFile = "/etc/x.json" }},
+		{"screencast fps", []string{"--screencastFps", "12"}, func(c *Config) { c.ScreencastFPS = 12 }},
+		{"screencast fps old name", []string{"--experimental-screencast-fps=5"}, func(c *Config) { c.ScreencastFPS = 5 }},
+		{"devtools comments", []string{"--devtoolsComments"}, func(c *Config) { c.DevtoolsComments = true }},
+		{"screenshot quality zero", []string{"--screenshotQuality=0"}, func(c *Config) { c.ScreenshotQuality = 1 }},
 		{"help", []string{"--help"}, func(c *Config) { c.Help = true }},
 		{"help short", []string{"-h"}, func(c *Config) { c.Help = true }},
 		{"version short", []string{"-v"}, func(c *Config) { c.Version = true }},
@@ -177,6 +191,8 @@ func TestParseFlagsCategoriesAll(t *testing.T) {
 // sampleValue returns a valid value for spec, for the table-wide tests.
 func sampleValue(s *flagSpec) string {
 	switch {
+	case s.kind == kindBool && s.invert:
+		return "false" // the non-default
 	case s.kind == kindBool:
 		return "true"
 	case len(s.choices) > 0:
@@ -259,22 +275,12 @@ func TestParseFlagsErrors(t *testing.T) {
 		args []string
 		want string // substring of the message
 	}{
-		{"did you mean case", []string{"--browserURL", "x"}, "unknown flag --browserURL; did you mean --browserUrl?"},
-		{"did you mean typo", []string{"--headles"}, "unknown flag --headles; did you mean --headless?"},
-		{"did you mean kebab", []string{"--browser-ulr=x"}, "did you mean --browser-url?"},
-		{"did you mean underscore", []string{"--user_data_dir=/x"}, "did you mean --userDataDir?"},
-		{"did you mean single dash", []string{"-browserUrl", "x"}, "unknown flag -browserUrl; did you mean --browserUrl?"},
-		{"did you mean negation", []string{"--noHeadless"}, "did you mean --no-headless?"},
-		{"did you mean negated typo", []string{"--no-headles"}, "did you mean --no-headless?"},
-		{"did you mean category", []string{"--category-netwrok"}, "did you mean --category-network?"},
-		{"no suggestion when far", []string{"--frobnicate=9222"}, "unknown flag --frobnicate"},
-		{"unknown short", []string{"-x"}, "unknown flag -x"},
 		{"missing value at end", []string{"--browserUrl"}, "--browserUrl needs a value (URL), e.g. --browserUrl=http://127.0.0.1:9222"},
 		{"missing value kebab", []string{"--log-file"}, "--log-file needs a value (PATH)"},
 		{"missing value short", []string{"-u"}, "-u needs a value (URL)"},
 		{"missing value before flag", []string{"--logFile", "--headless"}, "--logFile needs a value (PATH); if --headless is meant as the value, write --logFile=--headless"},
 		{"chromeArg before our flag", []string{"--chromeArg", "--headless"}, "--chromeArg needs a value"},
-		{"missing int", []string{"--screenshotQuality"}, "needs a value (an integer from 1 to 100)"},
+		{"missing int", []string{"--screenshotQuality"}, "needs a value (an integer from 0 to 100)"},
 		{"missing choice", []string{"--channel"}, "needs a value (one of stable, beta, dev, canary)"},
 		{"bad bool", []string{"--headless=maybe"}, `--headless expects true or false, got maybe`},
 		{"bad bool empty", []string{"--slim="}, `--slim expects true or false, got ""`},
@@ -283,9 +289,17 @@ func TestParseFlagsErrors(t *testing.T) {
 		{"bool separate capitalised", []string{"--slim", "TRUE"}, "unexpected argument TRUE"},
 		{"no- with value", []string{"--no-headless=true"}, "--no-headless takes no value; write --headless=false instead"},
 		{"no- on string", []string{"--no-browserUrl"}, "--no-browserUrl is not accepted: --browserUrl is not a switch"},
-		{"bad int", []string{"--screenshotQuality=abc"}, `--screenshotQuality expects an integer from 1 to 100, got abc`},
-		{"int too big", []string{"--screenshotQuality", "101"}, "an integer from 1 to 100, got 101"},
-		{"int zero", []string{"--screenshot-quality=0"}, "an integer from 1 to 100, got 0"},
+		{"bad int", []string{"--screenshotQuality=abc"}, `--screenshotQuality expects an integer from 0 to 100, got abc`},
+		{"int too big", []string{"--screenshotQuality", "101"}, "an integer from 0 to 100, got 101"},
+		{"int negative", []string{"--screenshot-quality=-1"}, "an integer from 0 to 100, got -1"},
+		{"fps zero", []string{"--screencastFps=0"}, "--screencastFps expects a positive integer, got 0"},
+		{"fps fraction", []string{"--screencastFps=2.5"}, "--screencastFps expects a positive integer, got 2.5"},
+		{"empty workspace", []string{"--workspace="}, "--workspace needs a directory"},
+		{"workspace with unrestricted", []string{"--workspace=/x", "--allowUnrestrictedPaths"}, "--allowUnrestrictedPaths and --filesystemRoot"},
+		{"pwa attached", []string{"--categoryPwa", "--browserUrl=http://h:1"}, "--categoryPwa needs a Chrome this server launches, --browserUrl attaches"},
+		{"pwa autoConnect", []string{"--categoryPwa", "--autoConnect"}, "--categoryPwa needs a Chrome this server launches, --autoConnect"},
+		{"bad hardening value", []string{"--javascriptEvaluation=off"}, "--javascriptEvaluation expects true or false, got off"},
+		{"no- hardening with value", []string{"--no-file-navigations=true"}, "--no-file-navigations takes no value; write --fileNavigations=false instead"},
 		{"int negative separate", []string{"--screenshotMaxWidth", "-5"}, "--screenshotMaxWidth expects a positive integer, got -5"},
 		{"int zero width", []string{"--screenshotMaxHeight=0"}, "a positive integer"},
 		{"choice", []string{"--channel=nightly"}, "--channel must be one of stable, beta, dev, canary, got nightly"},
@@ -446,4 +460,52 @@ func FuzzParseFlags(f *testing.F) {
 			t.Fatalf("ParseFlags(%q): nil config or categories without error", args)
 		}
 	})
+}
+
+// TestUnknownFlagsWarn checks that a flag this server does not know starts
+// the server anyway, as the reference does, with a warning naming it (and
+// the likely intended flag), and that its value is not taken for a stray
+// argument.
+func TestUnknownFlagsWarn(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string // the warnings
+		edit func(c *Config)
+	}{
+		{"did you mean case", []string{"--browserURL", "x"}, []string{"ignoring unknown flag --browserURL; did you mean --browserUrl?"}, nil},
+		{"did you mean typo", []string{"--headles"}, []string{"ignoring unknown flag --headles; did you mean --headless?"}, nil},
+		{"did you mean kebab", []string{"--browser-ulr=x"}, []string{"ignoring unknown flag --browser-ulr; did you mean --browser-url?"}, nil},
+		{"did you mean underscore", []string{"--user_data_dir=/x"}, []string{"ignoring unknown flag --user_data_dir; did you mean --userDataDir?"}, nil},
+		{"did you mean single dash", []string{"-browserUrl", "x"}, []string{"ignoring unknown flag -browserUrl; did you mean --browserUrl?"}, nil},
+		{"did you mean negation", []string{"--noHeadless"}, []string{"ignoring unknown flag --noHeadless; did you mean --no-headless?"}, nil},
+		{"did you mean negated typo", []string{"--no-headles"}, []string{"ignoring unknown flag --no-headles; did you mean --no-headless?"}, nil},
+		{"did you mean category", []string{"--category-netwrok"}, []string{"ignoring unknown flag --category-netwrok; did you mean --category-network?"}, nil},
+		{"no suggestion when far", []string{"--frobnicate=9222"}, []string{"ignoring unknown flag --frobnicate"}, nil},
+		{"unknown short", []string{"-x"}, []string{"ignoring unknown flag -x"}, nil},
+		{"newer flag with value, then known flags", []string{"--experimentalSomethingNew", "42", "--headless", "--futureSwitch", "--slim"},
+			[]string{"ignoring unknown flag --experimentalSomethingNew", "ignoring unknown flag --futureSwitch"},
+			func(c *Config) { c.Headless, c.Slim = true, true }},
+		{"unknown does not swallow a flag", []string{"--futureSwitch", "--no-javascript-evaluation"},
+			[]string{"ignoring unknown flag --futureSwitch"}, func(c *Config) { c.NoJavaScriptEvaluation = true }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := parseOK(t, tt.args...)
+			want := &Config{Categories: map[string]bool{}, Warnings: tt.want}
+			if tt.edit != nil {
+				tt.edit(want)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("ParseFlags(%q)\n got %+v\nwant %+v", tt.args, got, want)
+			}
+		})
+	}
+	// A stray argument is still an error, and so is a bad value of a known
+	// flag after an unknown one.
+	for _, args := range [][]string{{"--futureFlag=1", "stray"}, {"--futureFlag", "--headless=maybe"}} {
+		if _, err := ParseFlags(args); err == nil {
+			t.Errorf("ParseFlags(%q) succeeded, want an error", args)
+		}
+	}
 }

@@ -43,7 +43,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		return runCLI(args, stdout, stderr) // a subcommand or tool: see cli.go
 	}
-	cfg, err := ParseFlags(args)
+	cfg, err := LoadConfig(args, processEnviron())
 	if err != nil {
 		var ue *UsageError
 		if errors.As(err, &ue) {
@@ -52,6 +52,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
 		return 1
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintf(stderr, "devtools-mcp: warning: %s\n", w)
 	}
 	if cfg.Help {
 		fmt.Fprint(stdout, Usage())
@@ -118,11 +121,12 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 
 // newLogger logs to stderr, and also to logFile when given. The file also
 // gets one line per tool call (tools.LevelCall), which stderr does not.
-// DEBUG=* (or any non-empty DEBUG) turns on debug messages in both,
+// DEBUG=* (or any non-empty DEBUG, or NODE_DEBUG as the reference spells
+// it) turns on debug messages in both,
 // including every CDP message; without it the file holds no page content.
 func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
 	level, fileLevel := slog.LevelInfo, tools.LevelCall
-	if os.Getenv("DEBUG") != "" {
+	if os.Getenv("DEBUG") != "" || os.Getenv("NODE_DEBUG") != "" {
 		level, fileLevel = slog.LevelDebug, slog.LevelDebug
 	}
 	h := slog.Handler(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
@@ -157,10 +161,10 @@ func clientInitialized(ctx context.Context, cfg *Config, log *slog.Logger) {
 	ss := jsonrpc.SessionFrom(ctx)
 	info := ss.ClientInfo()
 	log.Debug("MCP client initialized", "client", info.Name, "clientVersion", info.Version, "protocol", ss.ProtocolVersion())
-	if ss.HasCapability("roots") || cfg.AllowUnrestrictedPaths {
+	if ss.HasCapability("roots") || cfg.AllowUnrestrictedPaths || cfg.FilesystemRoots != nil {
 		return
 	}
-	msg := "the MCP client shares no roots: tools read and write files only in the temp directory " + os.TempDir() + "; add roots in the client or pass --allowUnrestrictedPaths"
+	msg := "the MCP client shares no roots: tools read and write files only in the temp directory " + os.TempDir() + "; add roots in the client, or pass --workspace=<folder> (--workspace=/ for every path)"
 	log.Warn(msg)
 	ss.Log("warning", "devtools-mcp", msg)
 }
@@ -189,6 +193,8 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 		BlockedURLPatterns: cfg.BlockedURLPatterns,
 		AllowedURLPatterns: cfg.AllowedURLPatterns,
 		IncludeAllPages:    cfg.ExperimentalIncludeAllPages,
+		Navigation:         browser.NavigationPolicy{NoJavaScript: cfg.NoJavaScriptEvaluation, NoFiles: cfg.NoFileNavigations},
+		NoSourceMaps:       cfg.NoSourceMaps,
 		Attach: browser.AttachOptions{
 			BrowserURL:  cfg.BrowserURL,
 			WSEndpoint:  cfg.WSEndpoint,
@@ -220,13 +226,17 @@ func toolOptions(cfg *Config) tools.Options {
 			ExtraPatterns: cfg.SensitiveURLPatterns,
 			CloseUserTabs: cfg.AllowCloseUserTabs,
 		},
-		ScreenshotFormat:    cfg.ScreenshotFormat,
-		ScreenshotQuality:   cfg.ScreenshotQuality,
-		ScreenshotMaxWidth:  cfg.ScreenshotMaxWidth,
-		ScreenshotMaxHeight: cfg.ScreenshotMaxHeight,
-		PerformanceCrux:     cfg.PerformanceCrux,
-		StructuredContent:   cfg.ExperimentalStructuredContent,
-		Categories:          map[tools.Category]bool{},
+		ScreenshotFormat:       cfg.ScreenshotFormat,
+		ScreenshotQuality:      cfg.ScreenshotQuality,
+		ScreenshotMaxWidth:     cfg.ScreenshotMaxWidth,
+		ScreenshotMaxHeight:    cfg.ScreenshotMaxHeight,
+		PerformanceCrux:        cfg.PerformanceCrux,
+		StructuredContent:      cfg.ExperimentalStructuredContent,
+		NoJavaScriptEvaluation: cfg.NoJavaScriptEvaluation,
+		NoFileNavigations:      cfg.NoFileNavigations,
+		NoPageIDRouting:        cfg.NoPageIDRouting,
+		FilesystemRoots:        cfg.FilesystemRoots,
+		Categories:             map[tools.Category]bool{},
 		Conditions: map[tools.Condition]bool{
 			tools.ConditionExperimentalVision: cfg.ExperimentalVision,
 			tools.ConditionMemoryDebugging:    cfg.MemoryDebugging,

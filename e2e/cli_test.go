@@ -433,7 +433,7 @@ func TestCLIUsage(t *testing.T) {
 		{[]string{"list_pages", "--output-format=xml"}, []string{"--output-format must be md (or text) or json", "Usage: devtools-mcp list_pages"}},
 		{[]string{"take_snapshot", "--maxChars"}, []string{"--maxChars needs a value", "Usage: devtools-mcp take_snapshot"}},
 		{[]string{"lis_pages"}, []string{`unknown command or tool "lis_pages"; did you mean list_pages?`, "  list_pages  "}},
-		{[]string{"start", "--bogus"}, []string{"unknown flag --bogus", "Usage: devtools-mcp start"}},
+		{[]string{"start", "--headless=maybe"}, []string{"--headless expects true or false", "Usage: devtools-mcp start"}},
 	}
 	for _, tc := range cases {
 		_, errOut := sh.exits(2, tc.args...)

@@ -391,14 +391,23 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustContain(t, string(out), "--browserUrl", "--executablePath", "--slim", "--categoryNetwork")
+	// An unknown flag is a warning, as in the reference (the server then
+	// serves stdin, here empty); a malformed value of a known one stops it.
 	cmd := exec.Command(binary, "--browserURL", "x")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("unknown flag: exit %v, want 0; stderr:\n%s", err, stderr.String())
+	}
+	mustContain(t, stderr.String(), "ignoring unknown flag --browserURL; did you mean --browserUrl?")
+	cmd = exec.Command(binary, "--browserUrl", "x")
+	stderr.Reset()
+	cmd.Stderr = &stderr
 	err = cmd.Run()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 {
-		t.Fatalf("unknown flag: exit %v, want 2", err)
+		t.Fatalf("malformed --browserUrl: exit %v, want 2", err)
 	}
-	mustContain(t, stderr.String(), "--browserUrl")
+	mustContain(t, stderr.String(), "--browserUrl expects an http(s) URL")
 }
 
 // defaultTools are the tools that must be listed without any flag.

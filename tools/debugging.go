@@ -34,7 +34,7 @@ func debuggingTools() []*Tool {
 		}, takeSnapshot),
 		define(Tool{
 			Name: "evaluate_script", Description: "Calls a JavaScript function in the page (elements from snapshot uids as arguments) and returns its result as JSON; DOM elements in it come back as uids. Promises are awaited.",
-			Category: CategoryDebugging, Scope: ScopePage, Guarded: true,
+			Category: CategoryDebugging, Scope: ScopePage, Guarded: true, RunsCallerCode: true,
 		}, evaluateScript),
 	}
 }

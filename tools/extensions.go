@@ -13,7 +13,7 @@ func extensionTools() []*Tool {
 	return []*Tool{
 		define(Tool{
 			Name: "install_extension", Description: "Installs an unpacked Chrome extension from a local folder and prints its id.",
-			Category: CategoryExtensions, Scope: ScopeBrowser,
+			Category: CategoryExtensions, Scope: ScopeBrowser, RunsCallerCode: true,
 		}, installExtension),
 		define(Tool{
 			Name: "list_extensions", Description: "Lists the unpacked extensions installed in the browser: id, name, version and whether each is enabled.",

@@ -166,6 +166,10 @@ type newPageArgs struct {
 
 // newPage runs new_page.
 func newPage(ctx context.Context, c *Call, args *newPageArgs) error {
+	// Refused before a tab is opened for it.
+	if err := c.Server.opts.navigationPolicy().Check(args.URL); err != nil {
+		return err
+	}
 	c.Resp.IncludePages()
 	c.Resp.IncludePageTools()
 	ctx, cancel := withTimeout(ctx, args.Timeout, 1)
@@ -205,6 +209,11 @@ func navigatePage(ctx context.Context, c *Call, args *navigatePageArgs) error {
 		return errors.New("navigate_page needs a url, or a type: back, forward or reload")
 	case (nav.Type == "" || nav.Type == "url") && nav.URL == "":
 		return errors.New("navigate_page type=url needs a url")
+	}
+	if nav.URL != "" {
+		if err := c.Server.opts.navigationPolicy().Check(nav.URL); err != nil {
+			return err
+		}
 	}
 	ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
 	defer cancel()

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,20 +17,53 @@ import (
 // rootsTimeout bounds how long a path check waits for the client's roots.
 const rootsTimeout = 5 * time.Second
 
-// pathGuard confines the files tools read and write to the roots of the
-// calling MCP session's client, or to the temp directory for clients
-// without roots, unless the user lifted the restriction with
-// --allowUnrestrictedPaths. The session remembers the roots between calls
-// and asks again when the client says they changed (see
-// jsonrpc.Session.Roots), so each client of a daemon gets its own.
+// pathGuard confines the files tools read and write to the directories
+// configured with --filesystemRoot together with the roots of the calling
+// MCP session's client; when there are neither, to the temp directory. The
+// user lifts the restriction with --workspace=/ or --allowUnrestrictedPaths.
+// The session remembers the roots between calls and asks again when the
+// client says they changed (see jsonrpc.Session.Roots), so each client of a
+// daemon gets its own.
 type pathGuard struct {
 	unrestricted bool
+	configured   []string // resolved --filesystemRoot directories
+}
+
+// newPathGuard returns the guard for the command line's settings: roots
+// are the --filesystemRoot directories, and "/" among them allows every
+// path.
+func newPathGuard(unrestricted bool, roots []string) pathGuard {
+	g := pathGuard{unrestricted: unrestricted}
+	for _, r := range roots {
+		dir := resolve(r)
+		if dir == filepath.Dir(dir) { // a filesystem root: /, or C:\ on Windows
+			g.unrestricted = true
+		}
+		g.configured = append(g.configured, dir)
+	}
+	return g
 }
 
 // allowed returns the directories paths must lie in, and how they were
 // decided (for error messages). A client whose roots cannot be had (none
-// declared, none usable, or the request failed) gets the temp directory.
+// declared, none usable, or the request failed) adds none; with no
+// --filesystemRoot either, the temp directory is allowed.
 func (g *pathGuard) allowed(ctx context.Context) (dirs []string, source string) {
+	client, clientSource := g.clientRoots(ctx)
+	switch {
+	case len(g.configured) > 0 && len(client) > 0:
+		return append(slices.Clone(g.configured), client...), "the --filesystemRoot directories and " + clientSource
+	case len(g.configured) > 0:
+		return g.configured, "the --filesystemRoot directories"
+	case len(client) > 0:
+		return client, clientSource
+	}
+	return []string{resolve(os.TempDir())}, "the temp directory (the client shared no roots)"
+}
+
+// clientRoots returns the calling client's roots as resolved directories,
+// none when it declares none or they cannot be had.
+func (g *pathGuard) clientRoots(ctx context.Context) (dirs []string, source string) {
 	if ss := jsonrpc.SessionFrom(ctx); ss != nil {
 		rctx, cancel := context.WithTimeout(ctx, rootsTimeout)
 		roots, err := ss.Roots(rctx)
@@ -43,7 +77,7 @@ func (g *pathGuard) allowed(ctx context.Context) (dirs []string, source string) 
 			return dirs, "your MCP client's roots"
 		}
 	}
-	return []string{resolve(os.TempDir())}, "the temp directory (the client shared no roots)"
+	return nil, ""
 }
 
 // rootDir turns a root URI (file:///home/me/project) into a resolved directory.
@@ -90,7 +124,7 @@ func (g *pathGuard) check(ctx context.Context, arg, path string) (string, error)
 			return real, nil
 		}
 	}
-	return "", fmt.Errorf("%s %s (resolved to %s) is outside %s: %s. Use a path inside one of them, add the folder as a root in your MCP client, or start the server with --allowUnrestrictedPaths",
+	return "", fmt.Errorf("%s %s (resolved to %s) is outside %s: %s. Use a path inside one of them, add the folder as a root in your MCP client, or start the server with --workspace=<folder> (--workspace=/ or --allowUnrestrictedPaths for every path)",
 		arg, path, real, source, strings.Join(dirs, ", "))
 }
 

@@ -172,3 +172,50 @@ func TestUnrestrictedPathsNeedNoSession(t *testing.T) {
 		t.Fatal("an empty path should be refused")
 	}
 }
+
+// TestFilesystemRootsCombineWithClientRoots checks --filesystemRoot: its
+// directories are allowed besides the client's roots, the temp directory
+// is then no longer allowed by default, and "/" allows every path.
+func TestFilesystemRootsCombineWithClientRoots(t *testing.T) {
+	work, clientRoot := t.TempDir(), t.TempDir()
+	// A symlink to the configured root counts as the root itself.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(work, link); err != nil {
+		t.Fatal(err)
+	}
+	g := newPathGuard(false, []string{link})
+	srv := jsonrpc.NewServer(jsonrpc.ServerInfo{Name: "paths", Version: "1"}, checkPath{&g})
+	withRoots := serveClient(t, srv, []string{clientRoot})
+	none := serveClient(t, srv, nil)
+	inTemp := filepath.Join(os.TempDir(), "devtools-mcp-paths-test.json")
+	for _, tc := range []struct {
+		who  string
+		c    *rootsClient
+		path string
+		ok   bool
+	}{
+		{"roots", withRoots, filepath.Join(work, "a.png"), true},
+		{"roots", withRoots, filepath.Join(link, "a.png"), true},
+		{"roots", withRoots, filepath.Join(clientRoot, "a.png"), true},
+		{"roots", withRoots, "/etc/passwd", false},
+		{"no roots", none, filepath.Join(work, "sub", "a.png"), true},
+		{"no roots", none, filepath.Join(clientRoot, "a.png"), false},
+		{"no roots", none, inTemp, false},
+		{"no roots", none, work + "-sibling/a.png", false},
+	} {
+		got := tc.c.check(1, tc.path)
+		if tc.ok != (got == "allowed") {
+			t.Errorf("client %s, %s: %q, want allowed=%v", tc.who, tc.path, got, tc.ok)
+		}
+		if !tc.ok && !strings.Contains(got, "--filesystemRoot directories") {
+			t.Errorf("client %s, %s: the refusal %q does not name the --filesystemRoot directories", tc.who, tc.path, got)
+		}
+	}
+
+	for _, roots := range [][]string{{"/"}, {work, "/"}, {"/tmp/../"}} {
+		g := newPathGuard(false, roots)
+		if _, err := g.check(context.Background(), "filePath", "/etc/hostname"); err != nil {
+			t.Errorf("--workspace=%q: %v, want every path allowed", roots, err)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"reflect"
 	"regexp"
 	"slices"
@@ -58,10 +59,15 @@ type Tool struct {
 	// IgnoresDialog lets a page tool run while a JavaScript dialog blocks
 	// the page; other page tools are refused then, pointing to handle_dialog.
 	IgnoresDialog bool
+	// RunsCallerCode marks a tool that runs JavaScript the caller supplies
+	// (a script, an extension); it is not listed under
+	// --no-javascript-evaluation.
+	RunsCallerCode bool
 
 	args     reflect.Type // the handler's argument struct
 	paths    []string     // arguments tagged path:"", confined before the tool runs
 	schema   json.RawMessage
+	inSchema *jsonschema.Schema // what schema encodes, for withoutArgs
 	props    map[string]*jsonschema.Resolved
 	required []string
 	run      func(ctx context.Context, c *Call, args json.RawMessage) error
@@ -111,6 +117,7 @@ func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) e
 		panic(fmt.Sprintf("tool %s: %v", t.Name, err))
 	}
 	t.schema = raw
+	t.inSchema = s
 	t.required = s.Required
 	t.props = map[string]*jsonschema.Resolved{}
 	for name, ps := range s.Properties {
@@ -128,6 +135,34 @@ func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) e
 		return handler(ctx, c, &p)
 	}
 	return &t
+}
+
+// withoutArgs returns a copy of t whose schema lacks the named arguments,
+// which calls are then refused as unknown; t itself when it has none of
+// them. Options use it to take arguments away (pageId, initScript).
+func (t *Tool) withoutArgs(names ...string) *Tool {
+	s := *t.inSchema
+	s.Properties = maps.Clone(s.Properties)
+	for _, n := range names {
+		delete(s.Properties, n)
+	}
+	if len(s.Properties) == len(t.inSchema.Properties) {
+		return t
+	}
+	drop := func(n string) bool { return slices.Contains(names, n) }
+	s.PropertyOrder = slices.DeleteFunc(slices.Clone(s.PropertyOrder), drop)
+	s.Required = slices.DeleteFunc(slices.Clone(s.Required), drop)
+	raw, err := json.Marshal(&s)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", t.Name, err)) // it encoded before
+	}
+	c := *t
+	c.inSchema, c.schema, c.required = &s, raw, s.Required
+	c.props = maps.Clone(t.props)
+	for _, n := range names {
+		delete(c.props, n)
+	}
+	return &c
 }
 
 // noArgs are the arguments of a tool that takes none.
@@ -310,10 +345,43 @@ type Options struct {
 	// StructuredContent adds structured content to every answer and an
 	// output schema to every tool (--experimentalStructuredContent).
 	StructuredContent bool
+	// NoJavaScriptEvaluation hides the tools that run the caller's code
+	// and navigate_page's initScript, and refuses javascript:, data: and
+	// vbscript: URLs (--no-javascript-evaluation).
+	NoJavaScriptEvaluation bool
+	// NoFileNavigations refuses file: URLs (--no-file-navigations).
+	NoFileNavigations bool
+	// NoPageIDRouting drops pageId from the schemas: calls act on the
+	// selected page (--no-page-id-routing).
+	NoPageIDRouting bool
+	// FilesystemRoots are directories file tools may use besides the
+	// client's roots; "/" allows every path (--filesystemRoot).
+	FilesystemRoots []string
+}
+
+// navigationPolicy is what the options forbid navigations.
+func (o Options) navigationPolicy() browser.NavigationPolicy {
+	return browser.NavigationPolicy{NoJavaScript: o.NoJavaScriptEvaluation, NoFiles: o.NoFileNavigations}
+}
+
+// adapt returns t as these options list it: without pageId under
+// NoPageIDRouting, navigate_page without initScript under
+// NoJavaScriptEvaluation.
+func (o Options) adapt(t *Tool) *Tool {
+	if o.NoPageIDRouting && t.Scope == ScopePage {
+		t = t.withoutArgs("pageId")
+	}
+	if o.NoJavaScriptEvaluation {
+		t = t.withoutArgs("initScript")
+	}
+	return t
 }
 
 // enabled reports whether t is listed under o.
 func (o Options) enabled(t *Tool) bool {
+	if t.RunsCallerCode && o.NoJavaScriptEvaluation {
+		return false
+	}
 	if o.Slim || t.Slim {
 		return o.Slim && t.Slim
 	}
@@ -356,7 +424,7 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 	}
 	s := &Server{opts: opts, log: log, byName: map[string]*Tool{}, main: newSession(browsers),
 		sessions: sessions{byID: map[string]*session{}}, heaps: newHeapCache(opts.HeapSnapshotBudget)}
-	s.paths.unrestricted = opts.UnrestrictedPaths
+	s.paths = newPathGuard(opts.UnrestrictedPaths, opts.FilesystemRoots)
 	if opts.Guard.Sensitive {
 		s.sensitive = sensitivePatterns(opts.Guard.ExtraPatterns)
 	}
@@ -364,6 +432,7 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 		if !opts.enabled(t) {
 			continue
 		}
+		t = opts.adapt(t)
 		s.tools = append(s.tools, t)
 		s.byName[t.Name] = t
 		a := annotations(t)

@@ -116,6 +116,8 @@ func schemaOptionSets() map[string]Options {
 		"default": {},
 		"slim":    {Slim: true},
 		"all":     {Categories: allCategories(), Conditions: conditions},
+		"all, hardened, no page ids": {Categories: allCategories(), Conditions: conditions,
+			NoJavaScriptEvaluation: true, NoFileNavigations: true, NoPageIDRouting: true},
 	}
 	for _, info := range Categories() {
 		only := map[Category]bool{}

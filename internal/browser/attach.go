@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -131,7 +132,8 @@ func ChromeUserDataDir(channel string) (string, error) {
 		name := map[string]string{"stable": "Chrome", "beta": "Chrome Beta", "dev": "Chrome Dev", "canary": "Chrome SxS"}[channel]
 		return filepath.Join(os.Getenv("LOCALAPPDATA"), "Google", name, "User Data"), nil
 	default:
-		config := os.Getenv("XDG_CONFIG_HOME")
+		// CHROME_CONFIG_HOME first, as Chrome itself and the reference do.
+		config := cmp.Or(os.Getenv("CHROME_CONFIG_HOME"), os.Getenv("XDG_CONFIG_HOME"))
 		if config == "" {
 			config = filepath.Join(home, ".config")
 		}

@@ -33,6 +33,12 @@ type Options struct {
 	// IncludeAllPages lists webviews and extension background pages as
 	// pages too (--experimentalIncludeAllPages).
 	IncludeAllPages bool
+	// Navigation is what the hardening flags forbid this server's own
+	// navigations (--no-javascript-evaluation, --no-file-navigations).
+	Navigation NavigationPolicy
+	// NoSourceMaps leaves console stack frames as Chrome reports them and
+	// fetches no source map (--no-source-maps).
+	NoSourceMaps bool
 	// Dial, when set, replaces launching and attaching: the Manager speaks
 	// CDP over the transport Dial returns, owns it, and calls Dial again
 	// after it failed. Nothing is started or killed. Tests use it to drive

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -149,5 +150,23 @@ func TestAttachEndpoints(t *testing.T) {
 	}
 	if dir, err := DefaultUserDataDir("dev"); err != nil || !strings.HasSuffix(dir, filepath.Join("devtools-mcp", "chrome-profile-dev")) {
 		t.Errorf("DefaultUserDataDir(dev) = %q, %v", dir, err)
+	}
+}
+
+// TestChromeUserDataDirConfigHome checks the order in which --autoConnect
+// looks for the user's profile on Linux: $CHROME_CONFIG_HOME, then
+// $XDG_CONFIG_HOME, then ~/.config, as Chrome itself does.
+func TestChromeUserDataDirConfigHome(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the config home variables are Linux's")
+	}
+	t.Setenv("XDG_CONFIG_HOME", "/xdg")
+	t.Setenv("CHROME_CONFIG_HOME", "/chrome-config")
+	if dir, _ := ChromeUserDataDir("stable"); dir != "/chrome-config/google-chrome" {
+		t.Errorf("with CHROME_CONFIG_HOME: %q", dir)
+	}
+	t.Setenv("CHROME_CONFIG_HOME", "")
+	if dir, _ := ChromeUserDataDir("canary"); dir != "/xdg/google-chrome-canary" {
+		t.Errorf("with XDG_CONFIG_HOME only: %q", dir)
 	}
 }

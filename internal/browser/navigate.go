@@ -106,6 +106,15 @@ func (w *loadWatch) done(loader string) bool {
 // keeps whatever it loaded.
 func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, error) {
 	var res NavigationResult
+	pol := p.browser.m.opts.Navigation
+	if nav.InitScript != "" && pol.NoJavaScript {
+		return res, refusef("initScript is not allowed when JavaScript evaluation is disabled.")
+	}
+	if nav.Type == "" || nav.Type == "url" {
+		if err := pol.Check(nav.URL); err != nil {
+			return res, err
+		}
+	}
 	s, err := p.Session(ctx)
 	if err != nil {
 		return res, err
@@ -232,6 +241,11 @@ func (p *Page) startNavigation(ctx context.Context, s *cdp.Session, nav Navigati
 		if i < 0 || i >= len(h.Entries) {
 			where := map[string]string{"back": "the first", "forward": "the last"}[nav.Type]
 			return "", fmt.Errorf("%w: cannot go %s, this page is %s in its history", ErrNoHistory, nav.Type, where)
+		}
+		// The entry may be a URL the policy forbids, opened before this
+		// server was attached or by the page itself.
+		if err := p.browser.m.opts.Navigation.Check(h.Entries[i].URL); err != nil {
+			return "", err
 		}
 		if err := cdp.PageNavigateToHistoryEntry.Do(ctx, s, cdp.NavigateToHistoryEntryParams{EntryID: h.Entries[i].ID}); err != nil {
 			return "", fmt.Errorf("go %s: %w", nav.Type, err)

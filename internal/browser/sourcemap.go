@@ -135,8 +135,12 @@ type sourceMaps struct {
 var sourceMappingURL = regexp.MustCompile(`(?m)^//[#@] sourceMappingURL=(\S+)\s*$`)
 
 // MapFrame returns the frame at its original position when the script it
-// is in has a source map, else the frame unchanged.
+// is in has a source map, else the frame unchanged; with --no-source-maps
+// always unchanged, and no map is fetched.
 func (col Collected) MapFrame(ctx context.Context, f cdp.CallFrame) cdp.CallFrame {
+	if col.page.browser.m.opts.NoSourceMaps {
+		return f
+	}
 	sm := col.sourceMap(ctx, f)
 	if sm == nil {
 		return f
