@@ -126,6 +126,27 @@ func TestStructuredContent(t *testing.T) {
 	}
 	s.ok("handle_dialog", map[string]any{"action": "accept"})
 
+	emu := structured(t, s, "emulate", map[string]any{"cpuThrottlingRate": 2, "geolocation": "48.85,2.29", "viewport": "390x844x3,mobile,touch"})
+	if emu["cpuThrottlingRate"] != 2.0 {
+		t.Errorf("cpuThrottlingRate = %v", emu["cpuThrottlingRate"])
+	}
+	if g, _ := emu["geolocation"].(map[string]any); g["latitude"] != 48.85 || g["longitude"] != 2.29 {
+		t.Errorf("geolocation = %v", emu["geolocation"])
+	}
+	if v, _ := emu["viewport"].(map[string]any); v["width"] != 390.0 || v["deviceScaleFactor"] != 3.0 || v["isMobile"] != true || v["hasTouch"] != true {
+		t.Errorf("viewport = %v", emu["viewport"])
+	}
+	s.ok("emulate", nil)
+
+	tr := structured(t, s, "performance_start_trace", map[string]any{"reload": true, "autoStop": true})
+	if sum, _ := tr["traceSummary"].(string); !strings.Contains(sum, "NAVIGATION_0") {
+		t.Errorf("traceSummary = %v", tr["traceSummary"])
+	}
+	insights, _ := tr["traceInsights"].([]any)
+	if len(insights) == 0 || insights[0].(map[string]any)["insightName"] == "" {
+		t.Errorf("traceInsights = %v", tr["traceInsights"])
+	}
+
 	res2 := s.call("select_page", map[string]any{"pageId": 99})
 	if !res2.IsError {
 		t.Fatal("select_page 99 succeeded")

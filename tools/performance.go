@@ -234,7 +234,10 @@ func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, filePath string)
 	rep.CPUThrottling, rep.Network = emu.CPUThrottling, emu.Network
 	rep.CruxRequested = c.Server.opts.PerformanceCrux
 	c.sess.traces.update(c.Page, func(e *pageTrace) { e.last = rep })
-	c.Resp.Linef("%s", strings.TrimRight(rep.Summary(), "\n"))
+	summary := strings.TrimRight(rep.Summary(), "\n")
+	c.Resp.Linef("%s", summary)
+	c.Resp.Set("traceSummary", summary)
+	c.Resp.Set("traceInsights", traceInsights(rep))
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
+	"github.com/devtools-mcp/devtools-mcp/trace"
 )
 
 // Set adds a field to the answer's structured content; a tool uses it for
@@ -64,6 +65,9 @@ func (r *Response) structuredContent(c *Call) map[string]any {
 	}
 	if r.includePages && c.Browser != nil {
 		out["pages"] = structuredPages(c.Browser)
+	}
+	if c.Page != nil {
+		addEmulation(out, c.Page.Emulator().Current())
 	}
 	for k, v := range r.structured {
 		out[k] = v
@@ -155,6 +159,12 @@ const outputSchema = `{"type":"object","properties":{` +
 	`"networkRequests":{"type":"array","description":"list_network_requests: the requests.","items":{"type":"object"}},` +
 	`"networkRequest":{"type":"object","description":"get_network_request: the request."},` +
 	`"extensions":{"type":"array","description":"list_extensions: the installed extensions.","items":{"type":"object"}},` +
+	`"traceSummary":{"type":"string","description":"performance traces: the summary."},` +
+	`"traceInsights":{"type":"array","description":"performance traces: the insights to analyze.","items":{"type":"object","properties":{"insightName":{"type":"string"},"insightKey":{"type":"string"}}}},` +
+	`"networkConditions":{"type":"string"},"cpuThrottlingRate":{"type":"number"},"userAgent":{"type":"string"},` +
+	`"geolocation":{"type":"object","properties":{"latitude":{"type":"number"},"longitude":{"type":"number"}}},` +
+	`"viewport":{"type":"object","description":"The emulated viewport."},` +
+	`"colorScheme":{"type":"string"},"forcedColors":{"type":"string"},"prefersContrast":{"type":"string"},"prefersReducedMotion":{"type":"string"},` +
 	`"errorMessage":{"type":"string","description":"Why the call failed."}` +
 	`},"additionalProperties":true}`
 
@@ -267,4 +277,65 @@ func structuredBody(body []byte, binary bool, err error, path string) (text, fil
 		}
 	}
 	return string(body), ""
+}
+
+// structuredViewport is an emulated viewport, in the fields of a
+// Puppeteer viewport as the reference reports it.
+type structuredViewport struct {
+	Width             int     `json:"width"`
+	Height            int     `json:"height"`
+	DeviceScaleFactor float64 `json:"deviceScaleFactor"`
+	IsMobile          bool    `json:"isMobile"`
+	HasTouch          bool    `json:"hasTouch"`
+	IsLandscape       bool    `json:"isLandscape"`
+}
+
+// structuredGeolocation is an emulated position.
+type structuredGeolocation struct {
+	Latitude  float64 `json:"latitude"`
+	Longitude float64 `json:"longitude"`
+}
+
+// addEmulation adds what the page acted on emulates, as the reference
+// reports it with every answer about that page.
+func addEmulation(out map[string]any, e browser.Emulation) {
+	if e.Network != "" {
+		out["networkConditions"] = e.Network
+	}
+	if e.CPUThrottling > 1 {
+		out["cpuThrottlingRate"] = e.CPUThrottling
+	}
+	if g := e.Geolocation; g != nil {
+		out["geolocation"] = structuredGeolocation{g.Latitude, g.Longitude}
+	}
+	if v := e.Viewport; v != nil {
+		out["viewport"] = structuredViewport{v.Width, v.Height, v.DeviceScaleFactor, v.Mobile, v.Touch, v.Landscape}
+	}
+	if e.UserAgent != "" {
+		out["userAgent"] = e.UserAgent
+	}
+	for key, value := range map[string]string{"colorScheme": e.ColorScheme, "forcedColors": e.ForcedColors,
+		"prefersContrast": e.PrefersContrast, "prefersReducedMotion": e.PrefersReducedMotion} {
+		if value != "" {
+			out[key] = value
+		}
+	}
+}
+
+// traceInsight names one insight of a recorded trace.
+type traceInsight struct {
+	InsightName string `json:"insightName"`
+	InsightKey  string `json:"insightKey"`
+}
+
+// traceInsights lists the insights of every insight set of a trace, for
+// performance_analyze_insight.
+func traceInsights(rep *trace.Report) []traceInsight {
+	out := []traceInsight{}
+	for _, set := range rep.Sets {
+		for _, in := range set.Insights {
+			out = append(out, traceInsight{in.Name, in.Name})
+		}
+	}
+	return out
 }
