@@ -45,7 +45,7 @@ func runDaemon(args []string, stderr io.Writer) int {
 	err = daemon.Serve(a.ctx, daemon.Config{
 		Paths:    paths,
 		Info:     serverInfo(),
-		Handler:  a.tools,
+		Handler:  a.handler(),
 		Options:  mcpOptions(cfg, a),
 		Log:      a.log,
 		Details:  func(ctx context.Context) string { return browserDetails(ctx, a.tools.Browser()) },

@@ -71,7 +71,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer a.close()
 	opts := append([]jsonrpc.Option{jsonrpc.WithLogger(a.log)}, mcpOptions(cfg, a)...)
-	srv := jsonrpc.NewServer(serverInfo(), a.tools, opts...)
+	srv := jsonrpc.NewServer(serverInfo(), a.handler(), opts...)
 	if cfg.HTTP.Serve {
 		err = serveHTTP(a, cfg, srv, stderr)
 	} else {
@@ -117,6 +117,12 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 	}
 	a.tools = tools.NewServer(topts, a.mgr, log)
 	return a, nil
+}
+
+// handler is the tools as the MCP server calls them: timed, and handing
+// back the memory of big calls.
+func (a *app) handler() jsonrpc.Handler {
+	return &timedCalls{Handler: &memoryReturning{Handler: a.tools}, log: a.log}
 }
 
 // newLogger logs to stderr, and also to logFile when given. The file also

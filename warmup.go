@@ -46,12 +46,12 @@ func (w *warmUp) stop() {
 	}
 }
 
-// warmBrowser launches the browser unless it is attached or --lazyLaunch
-// is set. With one browser for all (stdio), it also makes its first page
+// warmBrowser launches the browser when the server starts Chrome itself
+// (not attached, no WebDriver) and --lazyLaunch is not set. With one browser for all (stdio), it also makes its first page
 // ready for the tools: attached to, its events followed. Failures are
 // logged only: the first tool call meets them and reports them.
 func (a *app) warmBrowser(cfg *Config) {
-	if cfg.LazyLaunch || a.mgr.Attached() {
+	if cfg.LazyLaunch || !a.mgr.Launches() {
 		return
 	}
 	a.warm.start(a.ctx, func(ctx context.Context) {

@@ -154,6 +154,8 @@ func (c *Conn) Call(ctx context.Context, sessionID, method string, params, resul
 	c.pending[req.ID] = &call{method: method, session: sessionID, reply: ch}
 	c.mu.Unlock()
 
+	waited := WaitClockFrom(ctx).command()
+	defer waited() // in case of an early return; the reply ends it sooner
 	if err := c.write(ctx, msg); err != nil {
 		c.forget(req.ID)
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -166,6 +168,7 @@ func (c *Conn) Call(ctx context.Context, sessionID, method string, params, resul
 
 	select {
 	case r := <-ch:
+		waited()
 		if r.err != nil {
 			return r.err
 		}

@@ -407,3 +407,33 @@ func BenchmarkFirstCall(b *testing.B) {
 	b.ReportMetric(medianMs(firsts), "first-call-ms")
 	b.ReportMetric(medianMs(warms), "warm-call-ms")
 }
+
+// BenchmarkScenarioRSS runs a short agent session of 12 tool calls, those
+// of the side-by-side table, on a fresh server: a snapshot of 3,000 rows, a
+// form read, filled and clicked, a script, a screenshot, the console, a
+// page opened and closed, a trace of a reload. It reports the server's
+// resident memory at the end.
+func BenchmarkScenarioRSS(b *testing.B) {
+	site := fixtures(b)
+	rows := pages(b, map[string]string{"/": rowsPage})
+	var rssKB []int
+	for b.Loop() {
+		s := startServer(b, headless...)
+		s.ok("navigate_page", map[string]any{"url": rows.URL})
+		s.ok("take_snapshot", map[string]any{"filePath": filepath.Join(b.TempDir(), "rows.txt")})
+		s.ok("navigate_page", map[string]any{"url": site.URL + "/pages/form.html"})
+		snap := s.ok("take_snapshot", nil)
+		s.ok("fill", map[string]any{"uid": uidOf(b, snap, `textbox "Username"`), "value": "ada"})
+		s.ok("click", map[string]any{"uid": uidOf(b, snap, `button "Log in"`)})
+		s.ok("evaluate_script", map[string]any{"function": "() => document.title"})
+		s.ok("take_screenshot", nil)
+		s.ok("list_console_messages", nil)
+		id := pageID(b, s.ok("new_page", map[string]any{"url": site.URL + "/pages/common.html"}), "[selected]")
+		s.ok("close_page", map[string]any{"pageId": id})
+		s.ok("performance_start_trace", nil)
+		rssKB = append(rssKB, rss(b, s.cmd.Process.Pid))
+		s.session.Close()
+	}
+	slices.Sort(rssKB)
+	b.ReportMetric(float64(rssKB[len(rssKB)/2])/1024, "RSS-MB")
+}

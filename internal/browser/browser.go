@@ -79,6 +79,12 @@ func NewManager(opts Options) *Manager {
 // of launching one.
 func (m *Manager) Attached() bool { return m.opts.Attach.Enabled() }
 
+// Launches reports whether the manager starts Chrome itself: neither
+// attached, nor given browsers by a WebDriver endpoint or a Dial.
+func (m *Manager) Launches() bool {
+	return !m.opts.Attach.Enabled() && !m.opts.WebDriver.Enabled() && m.opts.Dial == nil
+}
+
 // acquire takes the manager's semaphore, or fails when ctx ends first.
 func (m *Manager) acquire(ctx context.Context) error {
 	select {

@@ -152,6 +152,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 		}
 	}()
 
+	defer cdp.WaitClockFrom(ctx).Wait()() // for the load, beside the command
 	var loader string
 	// failed is the refusal of a navigation whose error page still loads:
 	// it is returned once that page loaded, so that what the agent is told

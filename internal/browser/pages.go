@@ -111,6 +111,7 @@ func (b *Browser) ClosePage(ctx context.Context, p *Page) error {
 	if err := cdp.TargetCloseTarget.Do(ctx, b.rootSession(), cdp.CloseTargetParams{TargetID: p.TargetID}); err != nil {
 		return fmt.Errorf("close page %d: %w", p.ID, err)
 	}
+	defer cdp.WaitClockFrom(ctx).Wait()()
 	select {
 	case <-p.gone:
 		return nil

@@ -1,0 +1,122 @@
+package e2e
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ownTimePage is a small page with something for every input tool.
+const ownTimePage = `<title>Own</title><h1>Bench</h1>
+<label>Name <input></label>
+<button onclick="this.textContent = 'Clicked'">Send</button>
+<p style="color: teal">Styled text</p>`
+
+// chromeTimes reads the "tool call timing" lines the server logs to its
+// --logFile, in order, giving each call's time spent waiting on Chrome.
+type chromeTimes struct {
+	f  *os.File
+	sc *bufio.Reader
+}
+
+func openChromeTimes(b *testing.B, path string) *chromeTimes {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	return &chromeTimes{f: f, sc: bufio.NewReader(f)}
+}
+
+// next returns the Chrome wait of the next logged call of tool.
+func (c *chromeTimes) next(b *testing.B, tool string) time.Duration {
+	for {
+		line, err := c.sc.ReadString('\n')
+		if err != nil {
+			b.Fatalf("no timing logged for %s (%v)", tool, err) // logged before the answer
+		}
+		if !strings.Contains(line, `msg="tool call timing" tool=`+tool+" ") {
+			continue
+		}
+		for f := range strings.FieldsSeq(line) {
+			if v, ok := strings.CutPrefix(f, "chrome="); ok {
+				d, err := time.ParseDuration(v)
+				if err != nil {
+					b.Fatalf("timing line %q: %v", line, err)
+				}
+				return d
+			}
+		}
+	}
+}
+
+// BenchmarkOwnTime reports, for each tool on a small page, the median time
+// of a call as the client sees it (<tool>-ms) and of that the time not
+// spent waiting on Chrome (<tool>-own-ms: wall time minus the server's
+// logged sum of CDP round trips and event waits), so that a slowdown in
+// the server's own code shows apart from Chrome's. Servers that log no
+// timings (the reference) get the first figure only.
+func BenchmarkOwnTime(b *testing.B) {
+	site := pages(b, map[string]string{"/": ownTimePage, "/other": `<title>Other</title>`})
+	logFile := filepath.Join(b.TempDir(), "server.log")
+	ours := os.Getenv("BENCH_SERVER") == ""
+	args := headless
+	if ours {
+		args = append(append([]string{}, headless...), "--logFile", logFile)
+	}
+	s := startServer(b, args...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	snap := s.ok("take_snapshot", nil)
+	name, send, styled := uidOf(b, snap, `textbox "Name"`), uidOf(b, snap, `button "Send"`), uidOf(b, snap, `Styled text`)
+	page := pageID(b, s.ok("list_pages", nil), "[selected]")
+	var times *chromeTimes
+	if ours {
+		times = openChromeTimes(b, logFile)
+	}
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"list_pages", nil},
+		{"select_page", map[string]any{"pageId": page}},
+		{"take_snapshot", nil},
+		{"click", map[string]any{"uid": send}},
+		{"hover", map[string]any{"uid": send}},
+		{"fill", map[string]any{"uid": name, "value": "Ada"}},
+		{"type_text", map[string]any{"text": "abc"}},
+		{"press_key", map[string]any{"key": "Shift"}},
+		{"evaluate_script", map[string]any{"function": "() => document.title"}},
+		{"wait_for", map[string]any{"text": []string{"Bench"}}},
+		{"get_css_styles", map[string]any{"uid": styled}},
+		{"take_screenshot", nil},
+		{"list_console_messages", nil},
+		{"list_network_requests", nil},
+		{"resize_page", map[string]any{"width": 800, "height": 600}},
+		{"navigate_page", map[string]any{"url": site.URL}}, // last: it makes the uids stale
+	}
+	for _, c := range calls {
+		b.Run(c.tool, func(b *testing.B) {
+			var walls, owns []time.Duration
+			for b.Loop() {
+				args := map[string]any{}
+				for k, v := range c.args {
+					args[k] = v
+				}
+				start := time.Now()
+				s.ok(c.tool, args)
+				wall := time.Since(start)
+				walls = append(walls, wall)
+				if times != nil {
+					owns = append(owns, wall-times.next(b, c.tool))
+				}
+			}
+			b.ReportMetric(medianMs(walls), c.tool+"-ms")
+			if len(owns) > 0 {
+				b.ReportMetric(medianMs(owns), c.tool+"-own-ms")
+			}
+		})
+	}
+}
