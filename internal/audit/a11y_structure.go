@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -83,7 +84,7 @@ func checkDefinitionList(_ *Input, pg *page) Outcome {
 	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.node(i).Tag == "dl" && pg.explicitRole(i) == "" }))
 	return result(pg, is, func(i int) string {
 		kids := pg.dlKids(i)
-		sawDT := false
+		sawDT, pair := false, false
 		for _, c := range kids {
 			switch pg.node(c).Tag {
 			case "dt":
@@ -92,10 +93,14 @@ func checkDefinitionList(_ *Input, pg *page) Outcome {
 				if !sawDT {
 					return "List element has direct children that are not allowed: dd before any dt"
 				}
+				pair = true
 			case "script", "template":
 			default:
 				return "List element has direct children that are not allowed: " + pg.node(c).Tag
 			}
+		}
+		if len(kids) > 0 && !pair {
+			return "When not empty, element does not have at least one <dt> element followed by at least one <dd> element"
 		}
 		return ""
 	})
@@ -374,7 +379,7 @@ func (pg *page) targets() []int {
 		if r != "" && !widgetRoles[r] {
 			return false
 		}
-		if n.Tag == "a" && pg.inlineInText(i) {
+		if pg.inTextBlock(i, true, true) {
 			return false
 		}
 		if n.Tag == "a" || n.Tag == "button" || n.Tag == "input" || n.Tag == "select" || n.Tag == "textarea" || widgetRoles[r] {
@@ -384,73 +389,125 @@ func (pg *page) targets() []int {
 	})
 }
 
-// inlineInText reports whether element i is inline among other text of
-// its block (a link in a sentence).
-func (pg *page) inlineInText(i int) bool {
+// blockish reports whether a display value starts a block of text.
+func blockish(display string) bool {
+	switch display {
+	case "block", "list-item", "table", "flex", "grid", "flow-root", "inline-block", "":
+		return display != ""
+	}
+	return strings.HasPrefix(display, "table-")
+}
+
+// widget reports whether element i is an interactive control (its text
+// counts as a control's, not as running text).
+func (pg *page) widget(i int) bool {
 	n := pg.node(i)
-	if n.Style != nil && n.Style.Display != "inline" && n.Style.Display != "" {
+	if r := pg.explicitRole(i); r != "" {
+		return widgetRoles[r]
+	}
+	switch n.Tag {
+	case "a", "area":
+		_, ok := n.Attrs["href"]
+		return ok
+	case "button", "input", "select", "textarea", "summary":
+		return true
+	}
+	return false
+}
+
+// inTextBlock reports whether element i sits in running text, as axe
+// decides it: in the run of its block's text around i (cut at nested
+// blocks and <br>), the text outside controls must be non-empty
+// (anyText) or longer than the controls' text.
+func (pg *page) inTextBlock(i int, anyText, inlineBlock bool) bool {
+	s := pg.node(i).Style
+	if s == nil {
+		return false
+	}
+	if s.Display != "inline-block" && blockish(s.Display) || !inlineBlock && (s.Display == "inline-block" || s.Display == "inline-flex" || s.Display == "inline-grid") {
 		return false
 	}
 	block := pg.ancestor(i, func(j int) bool {
-		s := pg.node(j).Style
-		return s == nil || s.Display != "inline"
+		st := pg.node(j).Style
+		return st == nil || blockish(st.Display) && st.Display != "inline-block" || st.Display == "inline-block"
 	})
 	if block < 0 {
 		return false
 	}
-	own := len(pg.text(i, 2000))
-	all := len(pg.text(block, 4000))
-	return all-own > 0 && pg.ownBlockText(block, i) != ""
-}
-
-// ownBlockText returns the text of block outside element skip (and outside
-// other links).
-func (pg *page) ownBlockText(block, skip int) string {
-	var b strings.Builder
+	var text, ctl strings.Builder
+	state := 0 // 0: before i, 1: after i, 2: run ended
 	var walk func(j int)
 	walk = func(j int) {
-		if j == skip || b.Len() > 200 {
-			return
-		}
-		n := pg.node(j)
-		if j != block && n.Style != nil && n.Style.Display != "inline" {
-			return
-		}
-		b.WriteString(strings.TrimSpace(n.Text))
 		for _, c := range pg.children[j] {
+			if state == 2 {
+				return
+			}
+			n := pg.node(c)
+			if n.Style == nil {
+				continue
+			}
+			if c == i {
+				state = 1
+			}
+			if blockish(n.Style.Display) || n.Tag == "br" || n.Tag == "hr" {
+				if state == 0 {
+					text.Reset()
+					ctl.Reset()
+				} else if c != i {
+					state = 2
+				}
+				continue
+			}
+			if c == i || pg.widget(c) {
+				ctl.WriteString(pg.text(c, 2000))
+				continue
+			}
+			text.WriteString(n.Text)
 			walk(c)
 		}
 	}
+	text.WriteString(pg.node(block).Text)
 	walk(block)
-	return strings.TrimSpace(b.String())
+	t := strings.Join(strings.Fields(text.String()), " ")
+	if anyText {
+		return t != ""
+	}
+	return len(t) > len(strings.Join(strings.Fields(ctl.String()), " "))
 }
 
 func checkTargetSize(_ *Input, pg *page) Outcome {
 	ts := pg.targets()
+	// Every rendered control is a neighbour, also those in running text
+	// that are not measured themselves.
+	neighbours := pg.where(func(i int) bool {
+		n := pg.node(i)
+		return pg.rendered(i) && !pg.hiddenFromAT(i) && pg.focusable(i) && pg.widget(i) && n.Box[2] > 0 && n.Box[3] > 0
+	})
 	return result(pg, ts, func(i int) string {
 		b := pg.node(i).Box
 		if b[2] >= 24 && b[3] >= 24 {
 			return ""
 		}
 		cx, cy := b[0]+b[2]/2, b[1]+b[3]/2
-		for _, j := range ts {
+		space := math.Inf(1) // the diameter of the free circle around the centre
+		for _, j := range neighbours {
 			if j == i || pg.contains(i, j) || pg.contains(j, i) {
 				continue
 			}
 			o := pg.node(j).Box
 			dx := math.Max(math.Max(o[0]-cx, 0), cx-(o[0]+o[2]))
 			dy := math.Max(math.Max(o[1]-cy, 0), cy-(o[1]+o[3]))
-			if math.Hypot(dx, dy) < 12 {
-				// The 24px circle around the target overlaps another
-				// target's box... axe measures to the other target's
-				// own circle when it is undersized too.
-				ob := o
-				if ob[2] >= 24 && ob[3] >= 24 || math.Hypot((ob[0]+ob[2]/2)-cx, (ob[1]+ob[3]/2)-cy) < 24 {
-					return "Target has insufficient size (" + strconv.Itoa(int(b[2])) + "px by " + strconv.Itoa(int(b[3])) + "px, should be at least 24px by 24px) and insufficient offset from its closest neighbor"
-				}
+			d := 2 * math.Hypot(dx, dy)
+			if o[2] < 24 || o[3] < 24 {
+				// Two undersized targets share the space between them.
+				d = math.Min(d, math.Hypot(o[0]+o[2]/2-cx, o[1]+o[3]/2-cy))
 			}
+			space = math.Min(space, d)
 		}
-		return ""
+		if space+0.05 >= 24 {
+			return ""
+		}
+		return fmt.Sprintf("Fix any of the following:\n  Target has insufficient size (%.0fpx by %.0fpx, should be at least 24px by 24px)\n  Target has insufficient space to its closest neighbors. Safe clickable space has a diameter of %.0fpx instead of at least 24px.", b[2], b[3], space)
 	})
 }
 

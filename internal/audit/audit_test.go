@@ -66,7 +66,7 @@ func TestFixtureFailsOnPurpose(t *testing.T) {
 	if img.Title != "Image elements do not have `[alt]` attributes" {
 		t.Errorf("failing image-alt is titled %q", img.Title)
 	}
-	for _, id := range []string{"aria-dialog-name", "video-caption", "frame-title", "canonical"} {
+	for _, id := range []string{"aria-dialog-name", "video-caption", "frame-title", "object-alt"} {
 		if m := r.Audits[id].ScoreDisplayMode; m != ModeNotApplicable {
 			t.Errorf("%s is %s on a page without such elements; want notApplicable", id, m)
 		}

@@ -25,7 +25,8 @@ func navigationOnly(id string) bool {
 		"deprecations", "inspector-issues", "third-party-cookies", "valid-source-maps",
 		"geolocation-on-start", "notification-on-start", "charset",
 		"cumulative-layout-shift", "csp-xss", "has-hsts", "origin-isolation",
-		"clickjacking-mitigation", "trusted-types-xss", "js-libraries", "baseline":
+		"clickjacking-mitigation", "trusted-types-xss", "baseline", "canonical", "hreflang",
+		"is-crawlable", "webmcp-form-coverage", "webmcp-registered-tools", "webmcp-schema-validity":
 		return true
 	}
 	return false

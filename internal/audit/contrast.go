@@ -189,7 +189,7 @@ func checkLinkInTextBlock(_ *Input, pg *page) Outcome {
 	is := pg.where(func(i int) bool {
 		n := pg.node(i)
 		_, href := n.Attrs["href"]
-		return n.Tag == "a" && href && pg.rendered(i) && !pg.hiddenFromAT(i) && pg.text(i, 1) != "" && pg.inlineInText(i)
+		return n.Tag == "a" && href && pg.rendered(i) && !pg.hiddenFromAT(i) && pg.text(i, 1) != "" && pg.inTextBlock(i, false, false)
 	})
 	return result(pg, is, func(i int) string {
 		s := pg.node(i).Style
@@ -203,8 +203,12 @@ func checkLinkInTextBlock(_ *Input, pg *page) Outcome {
 		if block < 0 || pg.node(block).Style == nil {
 			return ""
 		}
+		bs := pg.node(block).Style
+		if s.FontWeight != bs.FontWeight || s.Background != bs.Background && s.Background != "rgba(0, 0, 0, 0)" {
+			return "" // set apart by weight or background
+		}
 		lc, ok1 := parseColor(s.Color)
-		tc, ok2 := parseColor(pg.node(block).Style.Color)
+		tc, ok2 := parseColor(bs.Color)
 		bg, ok3 := pg.background(i)
 		if !ok1 || !ok2 || !ok3 {
 			return ""

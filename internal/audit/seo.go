@@ -132,8 +132,6 @@ func checkCrawlableAnchors(in *Input, pg *page) Outcome {
 		case !hasHref:
 			// Anchors without href are crawlable problems only with
 			// click handlers, which we do not see: left alone.
-		case raw == "":
-			bad = true
 		case javascriptVoid.MatchString(raw):
 			bad = true
 		default:
