@@ -84,3 +84,21 @@ func TestWebDriverFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestListenAddr checks where the flags make the server listen.
+func TestListenAddr(t *testing.T) {
+	for _, tc := range []struct {
+		h    HTTPConfig
+		want string
+	}{
+		{HTTPConfig{Port: 8931}, "127.0.0.1:8931"},
+		{HTTPConfig{Host: "::1", Port: 0}, "[::1]:0"},
+		{HTTPConfig{Host: "[::1]", Port: 80}, "[::1]:80"},
+		{HTTPConfig{Host: "localhost", Port: 80}, "localhost:80"},
+		{HTTPConfig{Host: "0.0.0.0", AllowRemote: true, Port: 80}, "0.0.0.0:80"},
+	} {
+		if got := listenAddr(tc.h); got != tc.want {
+			t.Errorf("listenAddr(%+v) = %q, want %q", tc.h, got, tc.want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
@@ -55,14 +56,21 @@ func httpOptions(cfg *Config, a *app) jsonrpc.HTTPOptions {
 	}
 }
 
-// serveHTTP serves srv over Streamable HTTP at cfg's address until a.ctx
-// ends (a signal), then ends every session and returns.
-func serveHTTP(a *app, cfg *Config, srv *jsonrpc.Server, stderr io.Writer) error {
-	host := cfg.HTTP.Host
+// listenAddr is where --host and --port say to listen: 127.0.0.1 when no
+// host is given (never every interface), an IPv6 host with or without
+// brackets.
+func listenAddr(h HTTPConfig) string {
+	host := strings.TrimSuffix(strings.TrimPrefix(h.Host, "["), "]") // JoinHostPort adds them
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(cfg.HTTP.Port)))
+	return net.JoinHostPort(host, strconv.Itoa(h.Port))
+}
+
+// serveHTTP serves srv over Streamable HTTP at cfg's address until a.ctx
+// ends (a signal), then ends every session and returns.
+func serveHTTP(a *app, cfg *Config, srv *jsonrpc.Server, stderr io.Writer) error {
+	ln, err := net.Listen("tcp", listenAddr(cfg.HTTP))
 	if err != nil {
 		return fmt.Errorf("--port: %w", err)
 	}
