@@ -147,6 +147,14 @@ func TestStructuredContent(t *testing.T) {
 		t.Errorf("traceInsights = %v", tr["traceInsights"])
 	}
 
+	lh, _ := structured(t, s, "lighthouse_audit", map[string]any{"mode": "snapshot"})["lighthouseResult"].(map[string]any)
+	if sum, _ := lh["summary"].(map[string]any); sum["mode"] != "snapshot" || sum["url"] != site.URL+"/" || len(sum["scores"].([]any)) == 0 {
+		t.Errorf("lighthouseResult summary = %v", lh["summary"])
+	}
+	if reports, _ := lh["reports"].([]any); len(reports) != 2 {
+		t.Errorf("lighthouseResult reports = %v", lh["reports"])
+	}
+
 	res2 := s.call("select_page", map[string]any{"pageId": 99})
 	if !res2.IsError {
 		t.Fatal("select_page 99 succeeded")

@@ -82,6 +82,7 @@ func lighthouseAudit(ctx context.Context, c *Call, args *lighthouseAuditArgs) er
 		return err
 	}
 	writeAuditAnswer(c.Resp, res, mode, device, failed, paths)
+	c.Resp.Set("lighthouseResult", lighthouseResult(res, mode, device, failed, paths))
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/audit"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
 	"github.com/devtools-mcp/devtools-mcp/trace"
@@ -159,6 +160,7 @@ const outputSchema = `{"type":"object","properties":{` +
 	`"networkRequests":{"type":"array","description":"list_network_requests: the requests.","items":{"type":"object"}},` +
 	`"networkRequest":{"type":"object","description":"get_network_request: the request."},` +
 	`"extensions":{"type":"array","description":"list_extensions: the installed extensions.","items":{"type":"object"}},` +
+	`"lighthouseResult":{"type":"object","description":"lighthouse_audit: summary, failedAudits and reports."},` +
 	`"traceSummary":{"type":"string","description":"performance traces: the summary."},` +
 	`"traceInsights":{"type":"array","description":"performance traces: the insights to analyze.","items":{"type":"object","properties":{"insightName":{"type":"string"},"insightKey":{"type":"string"}}}},` +
 	`"networkConditions":{"type":"string"},"cpuThrottlingRate":{"type":"number"},"userAgent":{"type":"string"},` +
@@ -336,6 +338,74 @@ func traceInsights(rep *trace.Report) []traceInsight {
 		for _, in := range set.Insights {
 			out = append(out, traceInsight{in.Name, in.Name})
 		}
+	}
+	return out
+}
+
+// lighthouseJSON is lighthouse_audit's structured result, in the
+// reference's shape: the summary, the failing audits and the reports.
+type lighthouseJSON struct {
+	Summary      lighthouseSummary `json:"summary"`
+	FailedAudits []failedAuditJSON `json:"failedAudits"`
+	Reports      []string          `json:"reports"`
+}
+
+type lighthouseSummary struct {
+	Mode   string                `json:"mode"`
+	Device string                `json:"device"`
+	URL    string                `json:"url"`
+	Scores []lighthouseScoreJSON `json:"scores"`
+	Audits struct {
+		Failed int `json:"failed"`
+		Passed int `json:"passed"`
+	} `json:"audits"`
+	Timing struct {
+		Total float64 `json:"total"`
+	} `json:"timing"`
+}
+
+type lighthouseScoreJSON struct {
+	ID    string   `json:"id"`
+	Title string   `json:"title"`
+	Score *float64 `json:"score"`
+}
+
+type failedAuditJSON struct {
+	ID           string           `json:"id"`
+	Title        string           `json:"title"`
+	Score        *float64         `json:"score"`
+	Categories   []string         `json:"categories"`
+	Nodes        []*audit.NodeRef `json:"nodes"`
+	TotalNodes   int              `json:"totalNodes"`
+	Description  string           `json:"description,omitempty"`
+	DisplayValue string           `json:"displayValue,omitempty"`
+}
+
+// lighthouseResult builds lighthouse_audit's structured result from what
+// its text shows.
+func lighthouseResult(res *audit.Result, mode, device string, failed []failedAudit, paths []string) lighthouseJSON {
+	out := lighthouseJSON{FailedAudits: []failedAuditJSON{}, Reports: paths}
+	out.Summary.Mode, out.Summary.Device, out.Summary.URL = mode, device, res.FinalDisplayedURL
+	out.Summary.Scores = []lighthouseScoreJSON{}
+	for _, id := range audit.CategoryOrder() {
+		if cr := res.Categories[id]; cr != nil {
+			out.Summary.Scores = append(out.Summary.Scores, lighthouseScoreJSON{cr.ID, cr.Title, cr.Score})
+		}
+	}
+	for _, a := range res.Audits {
+		if a.Score != nil && *a.Score == 1 {
+			out.Summary.Audits.Passed++
+		}
+	}
+	out.Summary.Audits.Failed = len(failed)
+	out.Summary.Timing.Total = res.Timing.Total
+	for _, f := range failed {
+		nodes := f.nodes
+		if nodes == nil {
+			nodes = []*audit.NodeRef{}
+		}
+		out.FailedAudits = append(out.FailedAudits, failedAuditJSON{ID: f.a.ID, Title: f.a.Title, Score: f.a.Score,
+			Categories: f.categories, Nodes: nodes, TotalNodes: f.total, Description: f.a.Description, DisplayValue: f.a.DisplayValue})
 	}
 	return out
 }
