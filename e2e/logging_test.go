@@ -18,6 +18,7 @@ import (
 func TestClientGetsLogAndLogFileGetsCalls(t *testing.T) {
 	logs := make(chan string, 64)
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
+		//lint:ignore SA1019 logging is deprecated in the newest protocol, but the clients our users run still ask for it.
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			b, _ := json.Marshal(req.Params.Data)
 			logs <- string(req.Params.Level) + " " + string(b)
@@ -30,6 +31,7 @@ func TestClientGetsLogAndLogFileGetsCalls(t *testing.T) {
 	s := startServerWith(t, client, append(headless, "--lazyLaunch", "--logFile", logFile)...)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	//lint:ignore SA1019 as above: the server serves logging/setLevel.
 	if err := s.session.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
 		t.Fatal(err)
 	}
