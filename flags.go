@@ -83,6 +83,8 @@ type Config struct {
 	// ExperimentalIncludeAllPages treats every target kind as a page
 	// (--experimentalIncludeAllPages).
 	ExperimentalIncludeAllPages bool
+	// ExperimentalInteropTools adds get_tab_id (--experimentalInteropTools).
+	ExperimentalInteropTools bool
 	// ExperimentalScreencast records screencasts with ffmpeg instead of
 	// Chrome's built-in recorder (--experimentalScreencast).
 	ExperimentalScreencast bool
@@ -451,7 +453,9 @@ func buildFlagTable() []*flagSpec {
 		// Accepted for compatibility with chrome-devtools-mcp; no effect.
 		{name: "experimentalToonFormat", kind: kindBool, group: groupMisc, compat: true},
 		{name: "experimentalDataFormat", kind: kindString, group: groupMisc, compat: true, arg: "FORMAT"},
-		{name: "experimentalInteropTools", kind: kindBool, group: groupMisc, compat: true},
+		{name: "experimentalInteropTools", kind: kindBool, group: groupTools,
+			desc:  "Add get_tab_id, which tells the Chrome tab id of a page for other tools that drive the same browser.",
+			field: func(c *Config) any { return &c.ExperimentalInteropTools }},
 		{name: "clearcutEndpoint", kind: kindString, group: groupMisc, compat: true, arg: "URL"},
 		{name: "clearcutForceFlushIntervalMs", kind: kindString, group: groupMisc, compat: true, arg: "MS"},
 		{name: "clearcutIncludePidHeader", kind: kindBool, group: groupMisc, compat: true},

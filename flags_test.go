@@ -138,7 +138,7 @@ func TestParseFlags(t *testing.T) {
 					"experimentalThirdParty": true, "experimentalWebmcp": true, "pwa": true, "memory": false}
 			}},
 		{"compat flags accepted", []string{"--experimentalToonFormat", "--experimental-data-format", "toon",
-			"--experimentalInteropTools=false", "--clearcutEndpoint=http://x", "--clearcut-force-flush-interval-ms", "100",
+			"--clearcutEndpoint=http://x", "--clearcut-force-flush-interval-ms", "100",
 			"--clearcutIncludePidHeader", "--via-cli", "--no-viaCli"},
 			func(c *Config) {}},
 		{"double dash at end", []string{"--slim", "--"}, func(c *Config) { c.Slim = true }},

@@ -246,6 +246,7 @@ func toolOptions(cfg *Config) tools.Options {
 		Conditions: map[tools.Condition]bool{
 			tools.ConditionExperimentalVision: cfg.ExperimentalVision,
 			tools.ConditionMemoryDebugging:    cfg.MemoryDebugging,
+			tools.ConditionInteropTools:       cfg.ExperimentalInteropTools,
 		},
 		Screencast: tools.ScreencastOptions{FFmpeg: cfg.ExperimentalScreencast, FFmpegPath: cfg.ExperimentalFfmpegPath, FPS: cfg.ScreencastFPS},
 	}

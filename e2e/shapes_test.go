@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,5 +91,33 @@ func TestTypingFiresKeyEventsForEveryCharacter(t *testing.T) {
 	}
 	if v := s.eval("() => t.value"); v != `"`+long+`"` {
 		t.Fatalf("fill left the textarea at %s", v)
+	}
+}
+
+var tabIDLine = regexp.MustCompile(`(?m)^Tab ID: ([0-9A-F]{32})$`)
+
+func TestGetTabIDUnderInteropTools(t *testing.T) {
+	site := pages(t, map[string]string{"/a": `<title>Page A</title>`, "/b": `<title>Page B</title>`})
+	plain := startServer(t, headless...)
+	if slices.Contains(toolNames(t, plain), "get_tab_id") {
+		t.Fatal("get_tab_id is listed without --experimentalInteropTools")
+	}
+
+	s := startServer(t, append(headless, "--experimentalInteropTools")...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/a"})
+	out := s.ok("new_page", map[string]any{"url": site.URL + "/b"})
+	a, b := pageID(t, out, "Page A"), pageID(t, out, "Page B")
+	tabOf := func(id int) string {
+		t.Helper()
+		out := s.ok("get_tab_id", map[string]any{"pageId": id})
+		m := tabIDLine.FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("get_tab_id answered:\n%s", out)
+		}
+		return m[1]
+	}
+	ta, tb := tabOf(a), tabOf(b)
+	if ta == tb || tabOf(a) != ta {
+		t.Fatalf("tab ids: page A %s (then %s), page B %s; want one stable id per tab", ta, tabOf(a), tb)
 	}
 }

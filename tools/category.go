@@ -74,4 +74,6 @@ const (
 	// ConditionMemoryDebugging adds the heap snapshot analysis tools
 	// (--memoryDebugging).
 	ConditionMemoryDebugging Condition = "memoryDebugging"
+	// ConditionInteropTools adds get_tab_id (--experimentalInteropTools).
+	ConditionInteropTools Condition = "experimentalInteropTools"
 )

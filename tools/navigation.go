@@ -99,7 +99,22 @@ func navigationTools() []*Tool {
 			Name: "wait_for", Description: "Waits until any of the given texts appears on the page.",
 			Category: CategoryNavigation, ReadOnly: true, Scope: ScopePage,
 		}, waitFor),
+		define(Tool{
+			Name: "get_tab_id", Description: "Tells the Chrome tab id of a page (the tab target that holds it), for extensions and other tools that drive the same browser.",
+			Category: CategoryNavigation, ReadOnly: true, Scope: ScopePage, IgnoresDialog: true, Condition: ConditionInteropTools,
+		}, getTabID),
 	}
+}
+
+// getTabID runs get_tab_id.
+func getTabID(ctx context.Context, c *Call, _ *noArgs) error {
+	tab, err := c.Browser.TabOf(ctx, c.Page)
+	if err != nil {
+		return fmt.Errorf("find the tab of page %d: %w", c.Page.ID, err)
+	}
+	c.Resp.Linef("Tab ID: %s", tab)
+	c.Resp.Set("tabId", tab)
+	return nil
 }
 
 // listPages runs list_pages.

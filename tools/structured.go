@@ -167,6 +167,7 @@ const outputSchema = `{"type":"object","properties":{` +
 	`"geolocation":{"type":"object","properties":{"latitude":{"type":"number"},"longitude":{"type":"number"}}},` +
 	`"viewport":{"type":"object","description":"The emulated viewport."},` +
 	`"colorScheme":{"type":"string"},"forcedColors":{"type":"string"},"prefersContrast":{"type":"string"},"prefersReducedMotion":{"type":"string"},` +
+	`"tabId":{"type":"string","description":"get_tab_id: the page's tab id."},` +
 	`"errorMessage":{"type":"string","description":"Why the call failed."}` +
 	`},"additionalProperties":true}`
 
