@@ -117,6 +117,8 @@ func TestParseFlags(t *testing.T) {
 		{"empty separate value", []string{"--logFile", ""}, func(c *Config) {}},
 		{"screencast with ffmpeg", []string{"--experimentalScreencast", "--experimental-ffmpeg-path", "/usr/bin/ffmpeg"},
 			func(c *Config) { c.ExperimentalScreencast, c.ExperimentalFfmpegPath = true, "/usr/bin/ffmpeg" }},
+		{"screencast fps", []string{"--screencastFps", "12"}, func(c *Config) { c.ScreencastFPS = 12 }},
+		{"screencast fps, reference's old name", []string{"--experimental-screencast-fps=5"}, func(c *Config) { c.ScreencastFPS = 5 }},
 		{"headless with browserUrl is fine", []string{"--headless", "--browserUrl=http://h:1"},
 			func(c *Config) { c.Headless, c.BrowserURL = true, "http://h:1" }},
 		{"isolated with browserUrl is fine", []string{"--isolated", "-u", "http://h:1"},
@@ -333,6 +335,8 @@ func TestParseFlagsErrors(t *testing.T) {
 		{"channel browserUrl", []string{"--channel=beta", "-u", "http://h:1"}, "--channel picks a Chrome"},
 		{"channel executablePath", []string{"--channel=beta", "-e", "/c"}, "--channel and --executablePath"},
 		{"ffmpeg without screencast", []string{"--experimentalFfmpegPath=/f"}, "add --experimentalScreencast"},
+		{"screencast fps zero", []string{"--screencastFps=0"}, "a positive integer"},
+		{"screencast fps fraction", []string{"--screencastFps=2.5"}, "expects a positive integer, got 2.5"},
 		{"blocked and allowed", []string{"--blockedUrlPattern=a", "--allowedUrlPattern=b"}, "cannot be combined"},
 	}
 	for _, tt := range tests {

@@ -3,7 +3,9 @@ package e2e
 import (
 	"bytes"
 	"context"
+	bin "encoding/binary"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/png"
 	"net/http"
@@ -75,16 +77,34 @@ func probe(t *testing.T, path string) videoInfo {
 	info.Frames, _ = strconv.Atoi(st.NbReadFrames)
 	info.Duration, _ = strconv.ParseFloat(res.Format.Duration, 64)
 	if info.Duration == 0 { // FFmpeg's APNG reader leaves it to the frames
-		out, err := exec.Command("ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=duration_time", "-of", "csv=p=0", path).Output()
-		if err != nil {
-			t.Fatalf("ffprobe %s: %v", path, err)
-		}
-		for _, f := range strings.Fields(string(out)) {
-			d, _ := strconv.ParseFloat(strings.Trim(f, ","), 64)
-			info.Duration += d
-		}
+		info.Duration = apngDuration(t, path)
 	}
 	return info
+}
+
+// apngDuration adds up the delays of an animated PNG's frames.
+func apngDuration(t *testing.T, path string) float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) < 8 {
+		t.Fatalf("read %s: %v", path, err)
+	}
+	var total float64
+	for rest := data[8:]; len(rest) >= 12; {
+		n := int(bin.BigEndian.Uint32(rest))
+		if len(rest) < 12+n {
+			t.Fatalf("%s: truncated chunk", path)
+		}
+		if string(rest[4:8]) == "fcTL" && n >= 26 {
+			num, den := bin.BigEndian.Uint16(rest[8+20:]), bin.BigEndian.Uint16(rest[8+22:])
+			if den == 0 {
+				den = 100
+			}
+			total += float64(num) / float64(den)
+		}
+		rest = rest[12+n:]
+	}
+	return total
 }
 
 // frameAt decodes the frame shown at second at of a video with ffmpeg.
@@ -116,7 +136,7 @@ func near(img image.Image, x, y int, want [3]int) bool {
 }
 
 // recordScenario records the animated page for about two seconds,
-// navigates to the second page, records two more and stops, then checks
+// navigates to the second page on another site, records two more and stops, then checks
 // the file: its container, size, duration, frame count and what its first
 // and last frames show. It returns the file's path.
 func recordScenario(t *testing.T, s *server, filePath, wantFormat, wantExt string, fps float64) string {
@@ -146,7 +166,8 @@ func recordScenario(t *testing.T, s *server, filePath, wantFormat, wantExt strin
 	}
 	mustContain(t, s.fails("screencast_start", nil), "already in progress")
 	time.Sleep(2 * time.Second) // what is recorded: the page animating
-	s.ok("navigate_page", map[string]any{"url": site.URL + "/second"})
+	// Another site: a new document in a new renderer process.
+	s.ok("navigate_page", map[string]any{"url": strings.Replace(site.URL, "127.0.0.1", "localhost", 1) + "/second"})
 	time.Sleep(2 * time.Second)
 	wall := time.Since(started).Seconds()
 	mustContain(t, s.ok("screencast_stop", nil), "stopped and saved to "+path)
@@ -221,7 +242,7 @@ func needFFmpeg(t testing.TB) {
 // withoutRecorder serves a CDP WebSocket that relays to Chromium at ws,
 // answering Page.startScreenRecording as a Chrome without the built-in
 // recorder does. It returns the relay's endpoint.
-func withoutRecorder(t *testing.T, ws string) string {
+func withoutRecorder(t testing.TB, ws string) string {
 	t.Helper()
 	relay := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		client, err := websocket.Accept(w, r, nil)
@@ -302,7 +323,7 @@ func TestScreencastWithoutRecorderOrFFmpegWritesAnimatedPNG(t *testing.T) {
 }
 
 // startServerEnv is startServer with env added to the server's environment.
-func startServerEnv(t *testing.T, env []string, args ...string) *server {
+func startServerEnv(t testing.TB, env []string, args ...string) *server {
 	t.Helper()
 	cmd := serverCommand(args...)
 	cmd.Env = append(os.Environ(), env...)
@@ -323,4 +344,192 @@ func startServerEnv(t *testing.T, env []string, args ...string) *server {
 		}
 	})
 	return s
+}
+
+func TestScreencastStopReportsProgress(t *testing.T) {
+	var mu sync.Mutex
+	var messages []string
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			messages = append(messages, req.Params.Message)
+			mu.Unlock()
+		},
+	})
+	s := startServerWith(t, client, headless...)
+	site := pages(t, map[string]string{"/": animatedPage("First", "rgb(0,90,255)")})
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	path := filepath.Join(t.TempDir(), "v.mp4")
+	s.ok("screencast_start", map[string]any{"filePath": path})
+	time.Sleep(time.Second)
+	params := &mcp.CallToolParams{Name: "screencast_stop", Arguments: map[string]any{}}
+	params.SetProgressToken("stop")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := s.session.CallTool(ctx, params)
+	if err != nil || res.IsError {
+		t.Fatalf("screencast_stop: %v %s", err, text(res))
+	}
+	mustContain(t, text(res), "saved to "+path)
+	mu.Lock()
+	got := strings.Join(messages, "\n")
+	mu.Unlock()
+	mustContain(t, got, "Stopping the screencast recording", "bytes of video saved")
+}
+
+// closeRecordedPopup records a popup of the animated page, resizes it
+// midway, lets its opener close it and returns the note the next call
+// gave, the recording's path, how long it ran until the close was asked
+// for and the popup's size.
+func closeRecordedPopup(t *testing.T, s *server) (note, path string, recorded float64, size [2]int) {
+	t.Helper()
+	site := pages(t, map[string]string{"/": animatedPage("First", "rgb(0,90,255)"), "/popup": animatedPage("Popup", "rgb(255,160,0)")})
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	s.eval("() => { window.popup = window.open('/popup', 'popup', 'width=640,height=480'); return true }")
+	list := s.ok("list_pages", nil)
+	popup := pageID(t, list, "Popup")
+	opener := pageID(t, list, "First")
+	if err := json.Unmarshal([]byte(s.eval("() => [innerWidth * devicePixelRatio, innerHeight * devicePixelRatio]", "pageId", popup)), &size); err != nil {
+		t.Fatal(err)
+	}
+	started := time.Now()
+	out := s.ok("screencast_start", map[string]any{"pageId": popup, "filePath": filepath.Join(t.TempDir(), "popup.mp4")})
+	m := regexp.MustCompile(`saved to (\S+)\. Use screencast_stop`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("screencast_start said:\n%s", out)
+	}
+	time.Sleep(time.Second)
+	s.ok("resize_page", map[string]any{"pageId": popup, "width": 500, "height": 400})
+	time.Sleep(time.Second)
+	// The page closes during the call, which returns a while later.
+	recorded = time.Since(started).Seconds()
+	s.eval("() => { window.popup.close(); return true }", "pageId", opener)
+	// The next call, whatever it is, says where the recording went.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		out := s.ok("list_pages", nil)
+		if strings.Contains(out, "Note: the screencast recording") {
+			return out, m[1], recorded, size
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no call said the recording ended:\n%s", out)
+		}
+		time.Sleep(100 * time.Millisecond) // the page's close event is Chrome's to send
+	}
+}
+
+func TestScreencastOfAPageThatClosesIsSaved(t *testing.T) {
+	needFFmpeg(t)
+	ws, _, _ := chromium(t)
+	s := startServerEnv(t, []string{"PATH=" + t.TempDir()}, "--wsEndpoint", withoutRecorder(t, ws))
+	note, path, recorded, size := closeRecordedPopup(t, s)
+	mustContain(t, note, "ended because the page was closed; it was saved to "+path)
+	info := probe(t, path)
+	t.Logf("%s: %+v over %.2fs", path, info, recorded)
+	if info.Format != "apng" || info.Width != size[0] || info.Height != size[1] {
+		t.Errorf("got %+v, want an animated PNG of %dx%d (the size when it started, after the resize too)", info, size[0], size[1])
+	}
+	if info.Duration < 0.8*recorded || info.Duration > 1.2*recorded+0.5 {
+		t.Errorf("video lasts %.2fs, the page was recorded for %.2fs before it was closed", info.Duration, recorded)
+	}
+	// After the resize the frames are smaller, padded to the first size.
+	if last := frameAt(t, path, info.Duration-0.3); !near(last, 250, 100, secondColour) {
+		r, g, b, _ := last.At(250, 100).RGBA()
+		t.Errorf("the last frame shows rgb(%d,%d,%d) at (250,100), not the popup", r>>8, g>>8, b>>8)
+	}
+	mustContain(t, s.fails("screencast_stop", nil), "no active screencast recording")
+}
+
+func TestScreencastIsSavedWhenTheServerExits(t *testing.T) {
+	needFFmpeg(t)
+	s := startServer(t, append(headless, "--viewport", "800x600")...)
+	site := pages(t, map[string]string{"/": animatedPage("First", "rgb(0,90,255)")})
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	path := filepath.Join(t.TempDir(), "v.mp4")
+	started := time.Now()
+	s.ok("screencast_start", map[string]any{"filePath": path})
+	time.Sleep(2 * time.Second)
+	recorded := time.Since(started).Seconds()
+	if err := s.session.Close(); err != nil { // the client goes away: the server exits
+		t.Logf("close session: %v", err)
+	}
+	info := probe(t, path)
+	t.Logf("%s: %+v over %.2fs", path, info, recorded)
+	if !strings.Contains(info.Format, "mp4") || info.Frames == 0 || info.Duration < 0.8*recorded {
+		t.Errorf("after the server exited the video is %+v, recorded for %.2fs", info, recorded)
+	}
+}
+
+func TestScreencastIsSavedByClosePage(t *testing.T) {
+	needFFmpeg(t)
+	s := startServer(t, append(headless, "--viewport", "800x600")...)
+	site := pages(t, map[string]string{"/": animatedPage("First", "rgb(0,90,255)")})
+	s.ok("new_page", map[string]any{"url": site.URL})
+	id := pageID(t, s.ok("list_pages", nil), "[selected]")
+	path := filepath.Join(t.TempDir(), "v.mp4")
+	started := time.Now()
+	s.ok("screencast_start", map[string]any{"filePath": path})
+	time.Sleep(2 * time.Second)
+	recorded := time.Since(started).Seconds()
+	// Chrome's recorder loses the video with the page: close_page saves it first.
+	out := s.ok("close_page", map[string]any{"pageId": id})
+	out += s.ok("list_pages", nil)
+	mustContain(t, out, fmt.Sprintf("Note: the screencast recording of page %d ended because the page was closed; it was saved to %s.", id, path))
+	// A new tab paints its first frames late: the video may start after
+	// the recording did.
+	if info := probe(t, path); !strings.Contains(info.Format, "mp4") || info.Frames == 0 || info.Duration < 0.6*recorded {
+		t.Errorf("the video of the closed page is %+v, recorded for %.2fs", info, recorded)
+	}
+}
+
+// BenchmarkScreencastMemory records the animated page for a minute at the
+// default frame rate with each recorder and reports how much the server's
+// RSS grew from a few seconds into the recording to its peak (the target:
+// under 20 MB, since frames are streamed to the file and paced by their
+// acknowledgements), and the size of the file.
+func BenchmarkScreencastMemory(b *testing.B) {
+	for _, recorder := range []string{"chrome", "ffmpeg", "apng"} {
+		b.Run(recorder, func(b *testing.B) {
+			for b.Loop() {
+				benchmarkRecording(b, recorder, time.Minute)
+			}
+		})
+	}
+}
+
+func benchmarkRecording(b *testing.B, recorder string, length time.Duration) {
+	var s *server
+	switch recorder {
+	case "chrome":
+		s = startServer(b, append(headless, "--viewport", "800x600")...)
+	case "ffmpeg":
+		s = startServer(b, append(headless, "--viewport", "800x600", "--experimentalScreencast")...)
+	case "apng":
+		ws, _, _ := chromium(b)
+		s = startServerEnv(b, []string{"PATH=" + b.TempDir()}, "--wsEndpoint", withoutRecorder(b, ws))
+	}
+	site := pages(b, map[string]string{"/": animatedPage("First", "rgb(0,90,255)")})
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	out := s.ok("screencast_start", map[string]any{"filePath": filepath.Join(b.TempDir(), "v.mp4")})
+	path := regexp.MustCompile(`saved to (\S+)\. Use screencast_stop`).FindStringSubmatch(out)[1]
+	pid := s.cmd.Process.Pid
+	time.Sleep(3 * time.Second) // past the start-up allocations
+	base, peak := rss(b, pid), 0
+	for end := time.Now().Add(length - 3*time.Second); time.Now().Before(end); time.Sleep(time.Second) {
+		peak = max(peak, rss(b, pid))
+	}
+	// ffmpeg may lag behind on a busy machine; stopping waits for it.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	stopping := time.Now()
+	res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: "screencast_stop", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		b.Fatalf("screencast_stop: %v %s", err, text(res))
+	}
+	b.ReportMetric(time.Since(stopping).Seconds(), "stop-s")
+	peak = max(peak, rss(b, pid))
+	b.ReportMetric(float64(peak-base)/1024, "RSS-growth-MB")
+	if fi, err := os.Stat(path); err == nil {
+		b.ReportMetric(float64(fi.Size())/(1<<20), "file-MB")
+	}
 }

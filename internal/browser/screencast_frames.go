@@ -143,10 +143,13 @@ func (r *frameRecording) finish(ctx context.Context, progress Progress) error {
 
 // apngSink writes the frames as an animated PNG, each shown for as long
 // as the page showed it: it holds the latest frame until the next one
-// says how long that was.
+// says how long that was. The first frame is shown from the start of the
+// recording, so the animation lasts as long as the recording did even
+// when Chrome painted nothing at first (a page in the background).
 type apngSink struct {
 	f         *os.File
 	w         *apng.Writer
+	start     time.Time
 	pending   []byte
 	pendingAt time.Time
 }
@@ -157,7 +160,7 @@ func startAPNGRecording(ctx context.Context, p *Page, s *cdp.Session, opts Recor
 	if err != nil {
 		return nil, "", err
 	}
-	sink := &apngSink{f: f, w: apng.NewWriter(f)}
+	sink := &apngSink{f: f, w: apng.NewWriter(f), start: time.Now()}
 	r, err := startFrames(ctx, p, s, sink, "png", fps, width, height)
 	if err != nil {
 		f.Close()
@@ -172,6 +175,9 @@ func (a *apngSink) frame(image []byte, at time.Time) error {
 		if err := a.w.WriteFrame(a.pending, at.Sub(a.pendingAt)); err != nil {
 			return fmt.Errorf("write the animated PNG: %w", err)
 		}
+	}
+	if a.pending == nil {
+		at = a.start
 	}
 	a.pending, a.pendingAt = image, at
 	return nil
