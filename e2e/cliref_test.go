@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -311,6 +312,18 @@ func TestRefCLIExamples(t *testing.T) {
 		case key == "screencast_stop 1":
 			if fi, err := os.Stat(filepath.Join(sh.cwd, "screen.mp4")); err != nil || fi.Size() == 0 {
 				t.Errorf("screencast_stop: screen.mp4 not written (%v)", err)
+			}
+		case key == "get_heapsnapshot_summary ./snap.heapsnapshot":
+			// The same as JSON: the structured content's heapSnapshot.
+			var res struct {
+				HeapSnapshot struct {
+					Stats      struct{ Total float64 }
+					StaticData struct{ NodeCount float64 }
+				}
+			}
+			raw := sh.ok(append(args, "--output-format=json")...)
+			if err := json.Unmarshal([]byte(raw), &res); err != nil || res.HeapSnapshot.Stats.Total == 0 || res.HeapSnapshot.StaticData.NodeCount == 0 {
+				t.Errorf("get_heapsnapshot_summary --output-format=json = %s (err %v)", raw, err)
 			}
 		case cmd[0] == "install_extension":
 			m := regexp.MustCompile(`[a-p]{32}`).FindString(out)

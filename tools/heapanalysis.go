@@ -29,13 +29,16 @@ func getHeapsnapshotSummary(ctx context.Context, c *Call, args *getHeapsnapshotS
 	o := newHeapOutput(c, args.MaxNameLength)
 	st := s.Statistics()
 	c.Resp.Linef("## Heap Snapshot Data")
-	c.Resp.Linef("Statistics: %s", indentJSON(map[string]uint64{
+	stats := map[string]uint64{
 		"total": st.Total, "v8heap": st.V8Heap, "native": st.Native, "code": st.Code,
 		"strings": st.Strings, "jsArrays": st.JSArrays, "system": st.System, "extraNativeBytes": st.ExtraNativeBytes,
-	}))
-	c.Resp.Linef("Static Data: %s", indentJSON(map[string]any{
+	}
+	static := map[string]any{
 		"nodeCount": st.NodeCount, "edgeCount": st.EdgeCount, "totalSize": st.Total, "maxJSObjectId": st.MaxJSObjectID,
-	}))
+	}
+	c.Resp.Linef("Statistics: %s", indentJSON(stats))
+	c.Resp.Linef("Static Data: %s", indentJSON(static))
+	c.Resp.Set("heapSnapshot", map[string]any{"stats": stats, "staticData": static})
 	nc := s.NativeContexts()
 	c.Resp.Linef("### Native Contexts")
 	rows := [][]string{{"nodeId", "nodeName", "selfSize", "retainedSize", "attributedSize"}}

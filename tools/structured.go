@@ -161,6 +161,7 @@ const outputSchema = `{"type":"object","properties":{` +
 	`"networkRequest":{"type":"object","description":"get_network_request: the request."},` +
 	`"extensions":{"type":"array","description":"list_extensions: the installed extensions.","items":{"type":"object"}},` +
 	`"lighthouseResult":{"type":"object","description":"lighthouse_audit: summary, failedAudits and reports."},` +
+	`"heapSnapshot":{"type":"object","description":"get_heapsnapshot_summary: stats and staticData."},` +
 	`"traceSummary":{"type":"string","description":"performance traces: the summary."},` +
 	`"traceInsights":{"type":"array","description":"performance traces: the insights to analyze.","items":{"type":"object","properties":{"insightName":{"type":"string"},"insightKey":{"type":"string"}}}},` +
 	`"networkConditions":{"type":"string"},"cpuThrottlingRate":{"type":"number"},"userAgent":{"type":"string"},` +
