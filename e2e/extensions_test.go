@@ -94,3 +94,30 @@ func TestExtensionToolsNeedTheirFlag(t *testing.T) {
 	// Google Chrome serves the Extensions domain only with this argument.
 	mustContain(t, commandLine(on), unsafe)
 }
+
+func TestEvaluateInExtensionServiceWorker(t *testing.T) {
+	dir := extensionCopy(t)
+	s := startServer(t, append(headless, "--categoryExtensions")...)
+	installed := s.ok("install_extension", map[string]any{"path": dir})
+	id := regexp.MustCompile(`Id: ([a-p]{32})`).FindStringSubmatch(installed)[1]
+
+	var sw string
+	eventually(t, "the extension's service worker in list_pages", func() bool {
+		m := regexp.MustCompile(`(?m)^(sw-\d+): chrome-extension://` + id + `/worker\.js$`).FindStringSubmatch(s.ok("list_pages", nil))
+		if m != nil {
+			sw = m[1]
+		}
+		return m != nil
+	})
+	mustContain(t, s.ok("list_pages", nil), "## Extension Service Workers\n"+sw+": chrome-extension://"+id+"/worker.js")
+
+	out := s.ok("evaluate_script", map[string]any{"function": "async () => ({id: chrome.runtime.id, hasDocument: typeof document !== 'undefined'})", "serviceWorkerId": sw})
+	mustContain(t, out, "Script ran in service worker "+sw+" and returned:", `{"id":"`+id+`","hasDocument":false}`)
+	mustContain(t, s.fails("evaluate_script", map[string]any{"function": "() => 1", "serviceWorkerId": "sw-999"}), `no extension service worker "sw-999"`, sw)
+	mustContain(t, s.fails("evaluate_script", map[string]any{"function": "(el) => el", "args": []string{"1_1"}, "serviceWorkerId": sw}), "cannot be used in a service worker")
+	mustContain(t, s.fails("evaluate_script", map[string]any{"function": "() => { throw new Error('boom') }", "serviceWorkerId": sw}), "boom")
+
+	// Without the extensions category the argument is not offered.
+	plain := startServer(t, headless...)
+	mustContain(t, plain.fails("evaluate_script", map[string]any{"function": "() => 1", "serviceWorkerId": sw}), `unknown argument "serviceWorkerId"`)
+}

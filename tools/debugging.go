@@ -62,14 +62,11 @@ type evaluateScriptArgs struct {
 	FilePath         string   `json:"filePath,omitempty" path:"" jsonschema:"Save the result to this file instead of returning it."`
 	DialogAction     string   `json:"dialogAction,omitempty" jsonschema:"For dialogs the script opens: accept (default), dismiss, or a prompt's answer."`
 	WaitForStableDom optBool  `json:"waitForStableDom,omitempty" jsonschema:"Wait for the DOM to settle afterwards (default true); false for reads."`
-	ServiceWorkerID  string   `json:"serviceWorkerId,omitempty" jsonschema:"Not supported yet."`
+	ServiceWorkerID  string   `json:"serviceWorkerId,omitempty" jsonschema:"Run the function in this extension service worker (its id from list_pages, e.g. sw-1) instead of the page; args cannot be used there."`
 }
 
 // evaluateScript runs evaluate_script.
 func evaluateScript(ctx context.Context, c *Call, args *evaluateScriptArgs) error {
-	if args.ServiceWorkerID != "" {
-		return errNoServiceWorkers
-	}
 	code := args.Function
 	if args.SourcePath != "" {
 		data, err := os.ReadFile(args.SourcePath)
@@ -80,6 +77,9 @@ func evaluateScript(ctx context.Context, c *Call, args *evaluateScriptArgs) erro
 	}
 	if strings.TrimSpace(code) == "" {
 		return errors.New("evaluate_script needs a function (e.g. () => document.title) or a sourcePath")
+	}
+	if args.ServiceWorkerID != "" {
+		return evaluateInServiceWorker(ctx, c, args, code)
 	}
 	sc := browser.Script{Function: code}
 	if args.Format == "script" {
@@ -113,5 +113,32 @@ func evaluateScript(ctx context.Context, c *Call, args *evaluateScriptArgs) erro
 		c.Resp.Linef("Script ran on page and returned:\n```json\n%s\n```", out)
 	}
 	report(c, rep)
+	return nil
+}
+
+// evaluateInServiceWorker runs evaluate_script's function in the extension
+// service worker args names. A worker has no DOM, so there is no element
+// argument and nothing to settle afterwards.
+func evaluateInServiceWorker(ctx context.Context, c *Call, args *evaluateScriptArgs, code string) error {
+	switch {
+	case len(args.Args) > 0:
+		return errors.New("args (element uids) cannot be used in a service worker, which has no DOM")
+	case args.Format == "script":
+		return errors.New("format=script cannot be used in a service worker; pass a function")
+	}
+	ctx, cancel := context.WithTimeout(ctx, cmp.Or(c.Server.opts.ScriptTimeout, time.Minute))
+	defer cancel()
+	out, err := c.Browser.EvaluateInServiceWorker(ctx, args.ServiceWorkerID, code)
+	if err != nil {
+		return err
+	}
+	if args.FilePath != "" {
+		if err := writeFile(args.FilePath, []byte(out)); err != nil {
+			return err
+		}
+		c.Resp.Linef("Saved the script's result (%d bytes of JSON) to %s.", len(out), args.FilePath)
+		return nil
+	}
+	c.Resp.Linef("Script ran in service worker %s and returned:\n```json\n%s\n```", args.ServiceWorkerID, out)
 	return nil
 }

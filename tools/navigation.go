@@ -121,6 +121,21 @@ func getTabID(ctx context.Context, c *Call, _ *noArgs) error {
 func listPages(ctx context.Context, c *Call, _ *noArgs) error {
 	c.Resp.IncludePages()
 	c.Resp.IncludePageTools()
+	if !c.Server.opts.categoryOn(CategoryExtensions) {
+		return nil
+	}
+	// With the extensions category, the workers evaluate_script's
+	// serviceWorkerId names, as the reference lists them.
+	workers, err := c.Browser.ExtensionServiceWorkers(ctx)
+	if err != nil {
+		return err
+	}
+	if len(workers) > 0 {
+		c.Resp.Linef("## Extension Service Workers")
+		for _, w := range workers {
+			c.Resp.Linef("%s: %s", w.ID, w.URL)
+		}
+	}
 	return nil
 }
 

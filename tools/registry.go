@@ -374,7 +374,18 @@ func (o Options) adapt(t *Tool) *Tool {
 	if o.NoJavaScriptEvaluation {
 		t = t.withoutArgs("initScript")
 	}
+	if t.Name == "evaluate_script" && !o.categoryOn(CategoryExtensions) {
+		// Service workers are the extensions category's: the reference
+		// lists evaluate_script's serviceWorkerId only with it.
+		t = t.withoutArgs("serviceWorkerId")
+	}
 	return t
+}
+
+// categoryOn reports whether c's tools are listed under o.
+func (o Options) categoryOn(c Category) bool {
+	on, set := o.Categories[c]
+	return on || !set && c.onByDefault()
 }
 
 // enabled reports whether t is listed under o.

@@ -245,6 +245,10 @@ type Browser struct {
 
 	endedMu sync.Mutex
 	ended   []*Recording // screencasts that ended on their own, not told yet
+
+	workersMu    sync.Mutex
+	workerIDs    map[string]string // extension service worker target id -> "sw-N"
+	lastWorkerID int
 }
 
 // FirstPageID is the first page id handed out for this browser; lower ids
