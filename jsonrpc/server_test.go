@@ -521,7 +521,10 @@ func TestUnencodableResult(t *testing.T) {
 
 func TestHugeLine(t *testing.T) {
 	c := startServer(t, echoHandler())
-	big := strings.Repeat("x", 20<<20)
+	// 6 MB: a hundred times bufio's default buffer, like a big snapshot,
+	// yet small enough to parse within waitLimit under -race on a loaded
+	// machine (20 MB did not).
+	big := strings.Repeat("x", 6<<20)
 	c.request(1, "tools/call", map[string]any{"name": "len", "arguments": map[string]string{"text": big}})
 	if text, _ := toolText(t, c.next()); text != strconv.Itoa(len(big)) {
 		t.Fatalf("server saw %s bytes, want %d", text, len(big))
