@@ -99,3 +99,23 @@ func TestLighthouseAudit(t *testing.T) {
 		t.Errorf("the mobile user agent is still emulated: %s", got)
 	}
 }
+
+// auditFormPage is the small form page the issue's timings were taken on.
+const auditFormPage = `<!DOCTYPE html><html lang="en"><head><title>Sign up</title>
+<meta name="description" content="A small form"></head><body><main><h1>Sign up</h1>
+<form><label>Name <input name="name"></label><label>Email <input type="email" name="email"></label>
+<label>Plan <select name="plan"><option>Free</option><option>Pro</option></select></label>
+<button>Send</button></form></main></body></html>`
+
+// BenchmarkLighthouseAudit times lighthouse_audit on a small form page in
+// both modes (run it against the reference with $BENCH_SERVER).
+func BenchmarkLighthouseAudit(b *testing.B) {
+	site := pages(b, map[string]string{"/": auditFormPage})
+	s := startServer(b, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/"})
+	for _, mode := range []string{"snapshot", "navigation"} {
+		b.Run(mode, func(b *testing.B) {
+			timeCalls(b, "audit", func() { s.ok("lighthouse_audit", map[string]any{"mode": mode}) })
+		})
+	}
+}

@@ -165,3 +165,24 @@ func TestContrast(t *testing.T) {
 		t.Errorf("half black over white = %v", c)
 	}
 }
+
+// TestHTMLReport renders the fixture's report: one self-contained file with
+// the gauges, the failing audits with their elements, and the rest folded.
+func TestHTMLReport(t *testing.T) {
+	page, err := HTML(Run(load(t, "fails")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(page)
+	for _, want := range []string{"<svg", "Accessibility", "image-alt", "body &gt; img", "<details><summary>Passed audits",
+		"Not applicable", "Additional items to check manually", "Image elements do not have <code>[alt]</code> attributes"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<script", "<link", "<img", "url(", "@import"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("report is not self-contained: %q", bad)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"math"
 	"slices"
+	"strings"
 )
 
 // reportTemplate is the HTML report: one file, no scripts, no network.
@@ -25,6 +26,7 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 		return fmt.Sprintf("%.1f", *s*100*2.639)
 	},
 	"tone": tone,
+	"md":   inlineCode,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Audit of {{.Result.FinalDisplayedURL}}</title>
@@ -37,6 +39,7 @@ header p{margin:0;color:#5f6368;font-size:13px;word-break:break-all}
 .gauge{text-align:center;width:110px;text-decoration:none;color:inherit}
 .gauge svg{width:96px;height:96px}
 .gauge .n{font-size:26px;font-weight:600}
+.gauge .track{stroke:#e8eaed}
 .good{color:#0c7a3e;stroke:#0c7a3e;fill:#e6f4ea}.avg{color:#b05a00;stroke:#c26a00;fill:#fef3e0}.bad{color:#c5221f;stroke:#c5221f;fill:#fce8e6}.none{color:#5f6368;stroke:#9aa0a6;fill:#f1f3f4}
 section{padding:8px 32px 24px}
 section h2{font-size:18px;border-bottom:1px solid #dadce0;padding-bottom:6px}
@@ -55,22 +58,35 @@ footer{padding:16px 32px;color:#5f6368;font-size:12px;border-top:1px solid #dadc
 <header><h1>Accessibility, SEO, best practices and agentic browsing</h1>
 <p>{{.Result.FinalDisplayedURL}} · {{.Result.GatherMode}} · {{.Result.ConfigSettings.FormFactor}} · {{.Result.FetchTime}}</p></header>
 <div class="gauges">{{range .Categories}}<a class="gauge {{tone .Score}}" href="#{{.ID}}">
-<svg viewBox="0 0 100 100"><circle cx="50" cy="50" r="42" stroke-width="8" class="{{tone .Score}}"/><circle cx="50" cy="50" r="42" fill="none" stroke-width="8" stroke-dasharray="{{dash .Score}} 264" transform="rotate(-90 50 50)" class="{{tone .Score}}" style="fill:none"/>
+<svg viewBox="0 0 100 100"><circle cx="50" cy="50" r="42" stroke-width="8" class="track {{tone .Score}}"/><circle cx="50" cy="50" r="42" fill="none" stroke-width="8" stroke-dasharray="{{dash .Score}} 264" transform="rotate(-90 50 50)" class="{{tone .Score}}" style="fill:none"/>
 <text x="50" y="59" text-anchor="middle" class="n" style="stroke:none;fill:currentColor">{{pct .Score}}</text></svg>
 <div>{{.Title}}</div></a>{{end}}</div>
 {{range .Sections}}<section id="{{.Category.ID}}"><h2>{{.Category.Title}}: {{pct .Category.Score}}</h2>
 {{if .Category.Description}}<p>{{.Category.Description}}</p>{{end}}
-{{range .Failed}}<div class="audit"><h3>{{.Title}} <span class="id">{{.ID}}{{if .DisplayValue}} · {{.DisplayValue}}{{end}}</span></h3>
+{{range .Failed}}<div class="audit"><h3>{{md .Title}} <span class="id">{{.ID}}{{if .DisplayValue}} · {{.DisplayValue}}{{end}}</span></h3>
 {{if .Description}}<p>{{.Description}}</p>{{end}}{{if .Explanation}}<p>{{.Explanation}}</p>{{end}}
 {{if .Rows}}<table>{{range .Rows}}<tr>{{range .}}<td>{{if .Node}}<div class="sel">{{.Node.Selector}}</div><code>{{.Node.Snippet}}</code>{{if .Node.NodeLabel}}<div>{{.Node.NodeLabel}}</div>{{end}}{{if .Node.UID}}<div>uid {{.Node.UID}}</div>{{end}}{{else}}{{.Text}}{{end}}</td>{{end}}</tr>{{end}}</table>{{end}}
 </div>{{end}}
-{{if .Passed}}<details><summary>Passed audits ({{len .Passed}})</summary><ul>{{range .Passed}}<li>{{.Title}} <span class="id">{{.ID}}</span></li>{{end}}</ul></details>{{end}}
-{{if .NotApplicable}}<details><summary>Not applicable ({{len .NotApplicable}})</summary><ul>{{range .NotApplicable}}<li>{{.Title}} <span class="id">{{.ID}}</span>{{if .Explanation}}: {{.Explanation}}{{end}}</li>{{end}}</ul></details>{{end}}
-{{if .Manual}}<details><summary>Additional items to check manually ({{len .Manual}})</summary><ul>{{range .Manual}}<li>{{.Title}} <span class="id">{{.ID}}</span></li>{{end}}</ul></details>{{end}}
+{{if .Passed}}<details><summary>Passed audits ({{len .Passed}})</summary><ul>{{range .Passed}}<li>{{md .Title}} <span class="id">{{.ID}}</span></li>{{end}}</ul></details>{{end}}
+{{if .NotApplicable}}<details><summary>Not applicable ({{len .NotApplicable}})</summary><ul>{{range .NotApplicable}}<li>{{md .Title}} <span class="id">{{.ID}}</span>{{if .Explanation}}: {{.Explanation}}{{end}}</li>{{end}}</ul></details>{{end}}
+{{if .Manual}}<details><summary>Additional items to check manually ({{len .Manual}})</summary><ul>{{range .Manual}}<li>{{md .Title}} <span class="id">{{.ID}}</span></li>{{end}}</ul></details>{{end}}
 </section>{{end}}
 <footer>{{.Result.LighthouseVersion}}. Audit ids, weights and scoring follow Lighthouse; the checks are computed by devtools-mcp.</footer>
 </body></html>
 `))
+
+// inlineCode renders a title's `code` spans as <code>, escaping the rest.
+func inlineCode(s string) template.HTML {
+	var b strings.Builder
+	for i, part := range strings.Split(s, "`") {
+		esc := template.HTMLEscapeString(part)
+		if i%2 == 1 {
+			esc = "<code>" + esc + "</code>"
+		}
+		b.WriteString(esc)
+	}
+	return template.HTML(b.String())
+}
 
 // tone classes a score as good (90+), average (50+) or bad.
 func tone(s *float64) string {

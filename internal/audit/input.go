@@ -96,9 +96,11 @@ type Style struct {
 type Props struct {
 	NaturalWidth  float64 `json:"nw,omitempty"`
 	NaturalHeight float64 `json:"nh,omitempty"`
-	PreventsPaste bool    `json:"pp,omitempty"`
-	Focusable     bool    `json:"f,omitempty"`
-	TabIndex      int     `json:"ti,omitempty"`
+	// Src is an image's current source URL (after srcset).
+	Src           string `json:"src,omitempty"`
+	PreventsPaste bool   `json:"pp,omitempty"`
+	Focusable     bool   `json:"f,omitempty"`
+	TabIndex      int    `json:"ti,omitempty"`
 }
 
 // AXNode is one node of Chrome's accessibility tree, reduced to what the

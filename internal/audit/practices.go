@@ -110,8 +110,8 @@ func checkPastePreventing(_ *Input, pg *page) Outcome {
 // imageURL returns an img's source URL.
 func (pg *page) imageURL(i int) string {
 	n := pg.node(i)
-	if s := n.Attrs["currentSrc"]; s != "" {
-		return s
+	if n.Prop != nil && n.Prop.Src != "" {
+		return n.Prop.Src
 	}
 	return n.Attrs["src"]
 }

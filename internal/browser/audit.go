@@ -188,13 +188,8 @@ func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) 
 			if img < len(f.Images) {
 				w, _ := f.Images[img][0].(float64)
 				h, _ := f.Images[img][1].(float64)
-				n.Prop = &audit.Props{NaturalWidth: w, NaturalHeight: h}
-				if src, _ := f.Images[img][2].(string); src != "" {
-					if n.Attrs == nil {
-						n.Attrs = map[string]string{}
-					}
-					n.Attrs["currentSrc"] = src
-				}
+				src, _ := f.Images[img][2].(string)
+				n.Prop = &audit.Props{NaturalWidth: w, NaturalHeight: h, Src: src}
 			}
 			img++
 		case "input", "textarea":

@@ -63,7 +63,7 @@ func TestAuditInput(t *testing.T) {
 	for _, n := range in.Nodes {
 		byTag[n.Tag] = append(byTag[n.Tag], n)
 	}
-	if img := byTag["img"]; len(img) != 1 || img[0].Prop == nil || img[0].Prop.NaturalWidth != 1 || img[0].Box == nil || img[0].Box[2] != 40 {
+	if img := byTag["img"]; len(img) != 1 || img[0].Prop == nil || img[0].Prop.NaturalWidth != 1 || !strings.HasPrefix(img[0].Prop.Src, "data:image/gif") || img[0].Attrs["currentSrc"] != "" || img[0].Box == nil || img[0].Box[2] != 40 {
 		t.Errorf("img: %+v", img)
 	}
 	if in := byTag["input"]; len(in) != 2 || in[0].Prop == nil || !in[0].Prop.PreventsPaste || in[1].Prop != nil {
