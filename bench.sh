@@ -9,7 +9,7 @@
 #   PUPPETEER_SKIP_DOWNLOAD=1 npm install chrome-devtools-mcp@1.11.0
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
-benches='Startup|Navigation|Snapshot3000Rows|Input|Screenshot|PerformanceTrace'
+benches='Startup|FirstCall|Navigation|Snapshot3000Rows|Input|Evaluate|Screenshot|PerformanceTrace|ScenarioRSS|OwnTime'
 times=${BENCH_TIMES:-10x}
 
 measure() { (cd e2e && go test -run '^$' -bench "^Benchmark($benches)\$" -benchtime "$times" .) 2>/dev/null | grep '^Benchmark' || true; }

@@ -54,7 +54,7 @@ func (c *chromeTimes) next(b *testing.B, tool string) time.Duration {
 }
 
 // BenchmarkOwnTime reports, for each tool on a small page, the median time
-// of a call as the client sees it (<tool>-ms) and of that the time not
+// of a call as the client sees it (<tool>-wall-ms) and of that the time not
 // spent waiting on Chrome (<tool>-own-ms: wall time minus the server's
 // logged sum of CDP round trips and event waits), so that a slowdown in
 // the server's own code shows apart from Chrome's. Servers that log no
@@ -113,7 +113,7 @@ func BenchmarkOwnTime(b *testing.B) {
 					owns = append(owns, wall-times.next(b, c.tool))
 				}
 			}
-			b.ReportMetric(medianMs(walls), c.tool+"-ms")
+			b.ReportMetric(medianMs(walls), c.tool+"-wall-ms")
 			if len(owns) > 0 {
 				b.ReportMetric(medianMs(owns), c.tool+"-own-ms")
 			}
