@@ -106,7 +106,8 @@ Usage: devtools-mcp [flags]                       MCP server on stdin/stdout
 Every flag is accepted in camelCase (--browserUrl), kebab-case (--browser-url)
 and all-lowercase (--browserurl). Values go as --flag value or --flag=value.
 A switch is turned on by --flag or --flag=true and off by --no-flag or
---flag=false.
+--flag=false. A flag this server does not know is reported and ignored.
+Settings may also come from a JSON file (--config); flags win over it.
 `
 
 // Usage returns the --help text: what the program is, then every flag by

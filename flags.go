@@ -452,7 +452,7 @@ func buildFlagTable() []*flagSpec {
 
 		// Accepted for compatibility with chrome-devtools-mcp; no effect.
 		{name: "experimentalToonFormat", kind: kindBool, group: groupMisc, compat: true},
-		{name: "experimentalDataFormat", kind: kindString, group: groupMisc, compat: true, arg: "FORMAT"},
+		{name: "experimentalDataFormat", kind: kindString, group: groupMisc, compat: true, choices: []string{"default", "toon", "gcf"}},
 		{name: "experimentalInteropTools", kind: kindBool, group: groupTools,
 			desc:  "Add get_tab_id, which tells the Chrome tab id of a page for other tools that drive the same browser.",
 			field: func(c *Config) any { return &c.ExperimentalInteropTools }},

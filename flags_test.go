@@ -305,6 +305,7 @@ func TestParseFlagsErrors(t *testing.T) {
 		{"int negative separate", []string{"--screenshotMaxWidth", "-5"}, "--screenshotMaxWidth expects a positive integer, got -5"},
 		{"int zero width", []string{"--screenshotMaxHeight=0"}, "a positive integer"},
 		{"choice", []string{"--channel=nightly"}, "--channel must be one of stable, beta, dev, canary, got nightly"},
+		{"compat choice", []string{"--experimentalDataFormat=xml"}, "--experimentalDataFormat must be one of default, toon, gcf, got xml"},
 		{"screenshot format choice", []string{"--screenshotFormat", "gif"}, "one of png, jpeg, webp"},
 		{"viewport form", []string{"--viewport=1280"}, "expected WIDTHxHEIGHT, e.g. 1280x720"},
 		{"viewport form letters", []string{"--viewport", "axb"}, "expected WIDTHxHEIGHT, e.g. 1280x720"},
@@ -389,7 +390,7 @@ func TestUsageMentionsEveryFlag(t *testing.T) {
 			t.Errorf("Usage() has no group %q", title)
 		}
 	}
-	for _, want := range []string{"stable|beta|dev|canary", "png|jpeg|webp", "compatibility", "(repeatable", "default: stable", "--experimental-data-format FORMAT"} {
+	for _, want := range []string{"stable|beta|dev|canary", "png|jpeg|webp", "compatibility", "(repeatable", "default: stable", "--experimental-data-format default|toon|gcf"} {
 		if !strings.Contains(u, want) {
 			t.Errorf("Usage() does not mention %q", want)
 		}
