@@ -435,7 +435,11 @@ func TestToolListFitsItsBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(line) >= 20*1024 {
-		t.Fatalf("tools/list is %d bytes; keep descriptions short to stay under 20 KB", len(line))
+	// The default list is 32 tools since lighthouse_audit and screencast_*
+	// joined it; the reference's is 29.4 KB (1.11.0, the same tools, no
+	// titles or hints). Every byte is context the agent pays for on each
+	// turn, so the budget stays well under that.
+	if len(line) >= 25*1024 {
+		t.Fatalf("tools/list is %d bytes; keep descriptions and schemas short to stay under 25 KB (the reference's is 29.4 KB)", len(line))
 	}
 }

@@ -30,14 +30,38 @@ type Tool struct {
 
 // ToolAnnotations are hints about a tool for the client's UI and policy,
 // e.g. whether it can run without asking because it only reads.
-// All four hints are always sent, since MCP's defaults (destructive and
-// open-world when absent) are the cautious ones and ours are deliberate.
+// A hint equal to MCP's default (destructive, not idempotent, open-world)
+// is left out: a client reads its absence the same way, and every byte of
+// tools/list is context an agent pays for on each turn. readOnlyHint is
+// always sent, as clients that only check it look for it explicitly.
 type ToolAnnotations struct {
 	Title           string `json:"title,omitempty"`
 	ReadOnlyHint    bool   `json:"readOnlyHint"`
-	DestructiveHint bool   `json:"destructiveHint"`
-	IdempotentHint  bool   `json:"idempotentHint"`
-	OpenWorldHint   bool   `json:"openWorldHint"`
+	DestructiveHint bool   `json:"-"`
+	IdempotentHint  bool   `json:"-"`
+	OpenWorldHint   bool   `json:"-"`
+}
+
+// MarshalJSON writes the hints that differ from MCP's defaults.
+func (a ToolAnnotations) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Title           string `json:"title,omitempty"`
+		ReadOnlyHint    bool   `json:"readOnlyHint"`
+		DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+		IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+		OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+	}{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint}
+	no, yes := false, true
+	if !a.DestructiveHint && !a.ReadOnlyHint { // meaningless for read-only tools
+		out.DestructiveHint = &no
+	}
+	if a.IdempotentHint && !a.ReadOnlyHint {
+		out.IdempotentHint = &yes
+	}
+	if !a.OpenWorldHint {
+		out.OpenWorldHint = &no
+	}
+	return json.Marshal(out)
 }
 
 // Content is one MCP content block of a tool result: either

@@ -175,7 +175,7 @@ func (schemaless) ListTools() []Tool {
 func TestToolsListDefaults(t *testing.T) {
 	c := startServer(t, schemaless{})
 	m := c.call(1, "tools/list", nil)
-	want := `{"tools":[{"name":"bare","description":"no schema","inputSchema":{"type":"object"},"annotations":{"title":"Bare","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}`
+	want := `{"tools":[{"name":"bare","description":"no schema","inputSchema":{"type":"object"},"annotations":{"title":"Bare","readOnlyHint":true,"openWorldHint":false}}]}`
 	if string(m.Result) != want {
 		t.Errorf("result = %s\nwant     %s", m.Result, want)
 	}
@@ -828,5 +828,21 @@ func TestHeartbeatWhileAToolReportsNothing(t *testing.T) {
 	time.AfterFunc(2*heartbeatInterval+100*time.Millisecond, func() { release <- struct{}{} })
 	if text, _ := toolText(t, c.next()); text != "done" {
 		t.Fatalf("a heartbeat followed the tool's own progress: %s", text)
+	}
+}
+
+func TestAnnotationsOmitMCPDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		a    ToolAnnotations
+		want string
+	}{
+		{ToolAnnotations{DestructiveHint: true, OpenWorldHint: true}, `{"readOnlyHint":false}`},
+		{ToolAnnotations{Title: "Emulate", IdempotentHint: true}, `{"title":"Emulate","readOnlyHint":false,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}`},
+		{ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: true}, `{"readOnlyHint":true}`},
+	} {
+		got, err := json.Marshal(tc.a)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%+v encodes as %s (%v), want %s", tc.a, got, err, tc.want)
+		}
 	}
 }

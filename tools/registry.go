@@ -448,7 +448,7 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 		s.byName[t.Name] = t
 		a := annotations(t)
 		s.listing = append(s.listing, jsonrpc.Tool{
-			Name: t.Name, Title: a.Title, Description: t.Description, InputSchema: t.schema,
+			Name: t.Name, Description: t.Description, InputSchema: t.schema,
 			Annotations: a,
 		})
 		if opts.StructuredContent {
