@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -31,6 +30,9 @@ type frameSink interface {
 	idle(now time.Time) error
 	// close finalises the file; the last frame lasts until end.
 	close(ctx context.Context, end time.Time, progress Progress) error
+	// abort makes a frame or close blocked on a slow encoder return, as
+	// the time to finish ran out.
+	abort()
 }
 
 // frameRecording records the frames Chrome paints (Page.startScreencast)
@@ -127,6 +129,7 @@ func (r *frameRecording) fail(err error) {
 // finish stops the screencast and the pump and finalises the file.
 func (r *frameRecording) finish(ctx context.Context, progress Progress) error {
 	end := time.Now()
+	defer context.AfterFunc(ctx, r.sink.abort)()
 	close(r.stop)
 	<-r.pumped
 	r.frames.Close()
@@ -184,6 +187,8 @@ func (a *apngSink) frame(image []byte, at time.Time) error {
 }
 
 func (a *apngSink) idle(time.Time) error { return nil }
+
+func (a *apngSink) abort() {}
 
 func (a *apngSink) close(_ context.Context, end time.Time, progress Progress) error {
 	defer a.f.Close()
@@ -259,7 +264,9 @@ func startFFmpeg(ffmpeg string, f *os.File, format string, fps, width, height in
 		// Frames of another size (the page was resized) are cropped or
 		// padded to the recording's.
 		"-vf", fmt.Sprintf("crop='min(%d,iw)':'min(%d,ih)':0:0,pad=%d:%d:0:0,format=yuv420p", width, height, width, height),
-		"-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", strconv.Itoa(min(8, max(1, runtime.NumCPU()/2))),
+		// The fastest real-time speed: the encoder must keep up with the
+		// page, or stopping waits for it.
+		"-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1",
 		"-b:v", "0", "-crf", "30",
 		"-f", format, "-y", "/dev/fd/3",
 	}
@@ -319,6 +326,15 @@ func (fs *ffmpegSink) frame(image []byte, at time.Time) error {
 
 func (fs *ffmpegSink) idle(now time.Time) error { return fs.fill(now) }
 
+// cutShort says the video ends early because ffmpeg fell behind.
+func (fs *ffmpegSink) cutShort(err error) error {
+	return fmt.Errorf("ffmpeg could not keep up with the page, so the video was cut short after %d frames (%.1fs); lower --screencastFps: %w", fs.written, float64(fs.written)/float64(fs.fps), err)
+}
+
+// abort stops feeding ffmpeg, which then finishes the file with the
+// frames it has: a shorter video rather than none.
+func (fs *ffmpegSink) abort() { fs.stdin.Close() }
+
 func (fs *ffmpegSink) close(ctx context.Context, end time.Time, progress Progress) error {
 	defer fs.f.Close()
 	err := fs.fill(end)
@@ -333,6 +349,9 @@ func (fs *ffmpegSink) close(ctx context.Context, end time.Time, progress Progres
 	for {
 		select {
 		case <-fs.exited:
+			if ctx.Err() != nil {
+				return fs.cutShort(ctx.Err())
+			}
 			if err != nil {
 				return err
 			}
@@ -346,9 +365,15 @@ func (fs *ffmpegSink) close(ctx context.Context, end time.Time, progress Progres
 		case now := <-tick.C:
 			progress(now.Sub(started).Seconds(), 0, "seconds waiting for ffmpeg to finish encoding")
 		case <-ctx.Done():
-			_ = fs.cmd.Process.Kill()
-			<-fs.exited
-			return fmt.Errorf("ffmpeg did not finish encoding in time: %w", ctx.Err())
+			// abort cut the input short; give ffmpeg a moment to close
+			// the file with what it has.
+			select {
+			case <-fs.exited:
+			case <-time.After(10 * time.Second):
+				_ = fs.cmd.Process.Kill()
+				<-fs.exited
+			}
+			return fs.cutShort(ctx.Err())
 		}
 	}
 }
