@@ -114,7 +114,13 @@ func TestStructuredContent(t *testing.T) {
 		}
 		return false
 	})
-	req := structured(t, s, "get_network_request", map[string]any{"reqid": reqid})["networkRequest"].(map[string]any)
+	// Listed with its status once the response arrived; its body is there
+	// once loading finished, a moment later.
+	var req map[string]any
+	eventually(t, "the response body is available", func() bool {
+		req = structured(t, s, "get_network_request", map[string]any{"reqid": reqid})["networkRequest"].(map[string]any)
+		return req["responseBody"] != nil
+	})
 	if req["url"] != site.URL+"/data" || req["responseBody"] != `{"ok":true}` || req["requestHeaders"] == nil {
 		t.Errorf("networkRequest = %v", req)
 	}
