@@ -101,7 +101,9 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 		c.Resp.Linef("### Response Headers")
 		writeHeaders(c, r.ResponseHeaders, redact)
 	}
-	if r.Finished && r.Failure == "" {
+	// A response has arrived: its body is there once loading finishes,
+	// which ResponseBody waits for.
+	if r.Failure == "" && (r.Finished || r.Status != 0) {
 		body, binary, err := c.Page.Collected().ResponseBody(ctx, r)
 		c.Resp.Linef("### Response Body")
 		writeBody(c, body, binary, err, args.ResponseFilePath)

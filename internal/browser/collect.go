@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
@@ -98,6 +99,18 @@ type collector struct {
 	lastMsg   int
 	lastReq   int
 	mainFrame string
+	// finished is closed (and cleared) when a request finishes or fails,
+	// for callers waiting on one; nil when nobody waits.
+	finished chan struct{}
+}
+
+// requestEnded wakes the callers waiting for a request to finish; c.mu is
+// held.
+func (c *collector) requestEnded() {
+	if c.finished != nil {
+		close(c.finished)
+		c.finished = nil
+	}
 }
 
 // maxEarly bounds collector.early: ExtraInfo events whose request never
@@ -215,12 +228,14 @@ func (c *collector) onEvent(s *cdp.Session, method string, params json.RawMessag
 		if ev, err := cdp.NetworkLoadingFinished.Decode(params); err == nil {
 			if r := c.live[ev.RequestID]; r != nil {
 				r.Finished, r.End, r.Size = true, ev.Timestamp, ev.EncodedDataLength
+				c.requestEnded()
 			}
 		}
 	case cdp.NetworkLoadingFailed.Method:
 		if ev, err := cdp.NetworkLoadingFailed.Decode(params); err == nil {
 			if r := c.live[ev.RequestID]; r != nil {
 				r.Failure, r.Finished, r.End = cmp.Or(ev.BlockedReason, ev.ErrorText), true, ev.Timestamp
+				c.requestEnded()
 			}
 		}
 	}
@@ -401,6 +416,9 @@ func issueText(code string, details map[string]json.RawMessage) string {
 // keeps recent bodies: nothing is stored on our side. binary says the body
 // is not text.
 func (col Collected) ResponseBody(ctx context.Context, r *Request) (body []byte, binary bool, err error) {
+	// Chrome has the body only once loading finished; a request listed
+	// with its status may still be receiving it.
+	col.awaitFinished(ctx, r, bodyWait)
 	res, err := cdp.NetworkGetResponseBody.Call(ctx, r.session, cdp.RequestIDParams{RequestID: r.requestID})
 	if err != nil {
 		return nil, false, fmt.Errorf("response body of reqid %d is not available (the browser drops bodies of old, redirected or failed requests): %w", r.ID, err)
@@ -410,6 +428,37 @@ func (col Collected) ResponseBody(ctx context.Context, r *Request) (body []byte,
 	}
 	body, err = base64.StdEncoding.DecodeString(res.Body)
 	return body, true, err
+}
+
+// bodyWait bounds how long ResponseBody waits for a request still loading
+// (a stream or a long download may never finish).
+const bodyWait = 3 * time.Second
+
+// awaitFinished waits until r has finished or failed, at most max or
+// until ctx ends.
+func (col Collected) awaitFinished(ctx context.Context, r *Request, max time.Duration) {
+	c := &col.page.collected
+	timer := time.NewTimer(max)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		if r.Finished {
+			c.mu.Unlock()
+			return
+		}
+		if c.finished == nil {
+			c.finished = make(chan struct{})
+		}
+		ch := c.finished
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // RequestBody fetches the body (POST data) that r sent.
