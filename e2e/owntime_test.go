@@ -31,8 +31,12 @@ func openChromeTimes(b *testing.B, path string) *chromeTimes {
 	return &chromeTimes{f: f, sc: bufio.NewReader(f)}
 }
 
-// next returns the Chrome wait of the next logged call of tool.
-func (c *chromeTimes) next(b *testing.B, tool string) time.Duration {
+// callTiming is one logged call's time spent waiting on Chrome and, of the
+// server's own wall time, what was not.
+type callTiming struct{ chrome, own time.Duration }
+
+// next returns the timing of the next logged call of tool.
+func (c *chromeTimes) next(b *testing.B, tool string) callTiming {
 	for {
 		line, err := c.sc.ReadString('\n')
 		if err != nil {
@@ -41,24 +45,37 @@ func (c *chromeTimes) next(b *testing.B, tool string) time.Duration {
 		if !strings.Contains(line, `msg="tool call timing" tool=`+tool+" ") {
 			continue
 		}
+		var t callTiming
 		for f := range strings.FieldsSeq(line) {
-			if v, ok := strings.CutPrefix(f, "chrome="); ok {
-				d, err := time.ParseDuration(v)
-				if err != nil {
-					b.Fatalf("timing line %q: %v", line, err)
-				}
-				return d
+			name, v, _ := strings.Cut(f, "=")
+			var field *time.Duration
+			switch name {
+			case "chrome":
+				field = &t.chrome
+			case "own":
+				field = &t.own
+			default:
+				continue
 			}
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				b.Fatalf("timing line %q: %v", line, err)
+			}
+			*field = d
 		}
+		return t
 	}
 }
 
 // BenchmarkOwnTime reports, for each tool on a small page, the median time
-// of a call as the client sees it (<tool>-wall-ms) and of that the time not
+// of a call as the client sees it (<tool>-wall-ms); of that, the time not
 // spent waiting on Chrome (<tool>-own-ms: wall time minus the server's
-// logged sum of CDP round trips and event waits), so that a slowdown in
-// the server's own code shows apart from Chrome's. Servers that log no
-// timings (the reference) get the first figure only.
+// logged sum of CDP round trips and event waits, so it includes the pipe
+// and the client's decoding of the answer); and the server's own share
+// alone (<tool>-server-own-ms: from the call's arrival to its answer being
+// written, minus the Chrome waits), so that a slowdown in the server's code
+// shows apart from Chrome's and the client's. Servers that log no timings
+// (the reference) get the first figure only.
 func BenchmarkOwnTime(b *testing.B) {
 	site := pages(b, map[string]string{"/": ownTimePage, "/other": `<title>Other</title>`})
 	logFile := filepath.Join(b.TempDir(), "server.log")
@@ -99,7 +116,7 @@ func BenchmarkOwnTime(b *testing.B) {
 	}
 	for _, c := range calls {
 		b.Run(c.tool, func(b *testing.B) {
-			var walls, owns []time.Duration
+			var walls, owns, serverOwns []time.Duration
 			for b.Loop() {
 				args := map[string]any{}
 				for k, v := range c.args {
@@ -110,12 +127,15 @@ func BenchmarkOwnTime(b *testing.B) {
 				wall := time.Since(start)
 				walls = append(walls, wall)
 				if times != nil {
-					owns = append(owns, wall-times.next(b, c.tool))
+					t := times.next(b, c.tool)
+					owns = append(owns, wall-t.chrome)
+					serverOwns = append(serverOwns, t.own)
 				}
 			}
 			b.ReportMetric(medianMs(walls), c.tool+"-wall-ms")
 			if len(owns) > 0 {
 				b.ReportMetric(medianMs(owns), c.tool+"-own-ms")
+				b.ReportMetric(medianMs(serverOwns), c.tool+"-server-own-ms")
 			}
 		})
 	}
