@@ -8,10 +8,14 @@ import (
 )
 
 // autoAttachFrames asks Chrome to attach to cross-process iframes of a
-// session, so their documents can be read and acted on.
+// session, so their documents can be read and acted on. Every other child
+// is attached too and let go at once (see release): Chrome pauses a child
+// target at its start whenever an auto-attacher waits for the debugger,
+// even one the filter leaves out (dedicated workers, prerendered pages),
+// and only an attached client can let it run.
 var autoAttachFrames = cdp.SetAutoAttachParams{
 	AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true,
-	Filter: []cdp.FilterEntry{{Type: "iframe"}},
+	Filter: []cdp.FilterEntry{{}},
 }
 
 // Event is one CDP event from the page's session or one of its frames'.
@@ -65,8 +69,13 @@ func (ss pageSessions) onEvent(s *cdp.Session, ev cdp.RawEvent) {
 			ss.page.Snapshots().newDocument()
 		}
 	case cdp.TargetAttachedToTarget.Method:
-		if e, err := cdp.TargetAttachedToTarget.Decode(ev.Params); err == nil && e.TargetInfo.Type == "iframe" {
+		e, err := cdp.TargetAttachedToTarget.Decode(ev.Params)
+		switch {
+		case err != nil:
+		case e.TargetInfo.Type == "iframe":
 			ss.addFrame(s, e.TargetInfo.TargetID, s.Conn.Session(e.SessionID))
+		default:
+			ss.page.browser.bg.Go(func(ctx context.Context) { ss.release(ctx, s, e) })
 		}
 	case cdp.TargetDetachedFromTarget.Method:
 		if e, err := cdp.TargetDetachedFromTarget.Decode(ev.Params); err == nil {
@@ -119,6 +128,23 @@ func (ss pageSessions) setUpFrame(life context.Context, s *cdp.Session, frameID 
 	}
 	if err := cdp.TargetSetAutoAttach.Do(ctx, s, autoAttachFrames); err != nil {
 		fail(cdp.TargetSetAutoAttach.Method, err)
+	}
+}
+
+// release lets a child target the page does not follow (a worker, a
+// prerendered page) run, and detaches from it, so that it works as it would
+// with no debugger attached.
+func (ss pageSessions) release(life context.Context, parent *cdp.Session, e cdp.AttachedToTargetEvent) {
+	ctx, cancel := context.WithTimeout(life, 5*time.Second)
+	defer cancel()
+	fail := func(method string, err error) { ss.page.browser.bg.failed(e.TargetInfo.TargetID, method, err) }
+	if e.WaitingForDebugger {
+		if err := cdp.RuntimeRunIfWaitingForDebugger.Do(ctx, parent.Conn.Session(e.SessionID)); err != nil {
+			fail(cdp.RuntimeRunIfWaitingForDebugger.Method, err)
+		}
+	}
+	if err := cdp.TargetDetachFromTarget.Do(ctx, parent, cdp.DetachFromTargetParams{SessionID: e.SessionID}); err != nil {
+		fail(cdp.TargetDetachFromTarget.Method, err)
 	}
 }
 
