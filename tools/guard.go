@@ -54,19 +54,63 @@ func sensitivePatterns(extra []string) browser.URLPatterns {
 	return browser.NewURLPatterns(all)
 }
 
-// guard asks the user, through the calling session's client
-// (elicitation), before a state-changing tool acts on a sensitive page, and
-// returns an error saying why the call was refused.
+// guard asks the user, through the calling session's client, before a
+// state-changing tool acts on a sensitive page, and returns an error saying
+// why the call was refused. A tool that runs the caller's JavaScript is
+// guarded on every page of a sensitive page's origin too: its script can
+// reach that page through fetch, an iframe or a window.open handle.
 func (s *Server) guard(ctx context.Context, t *Tool, p *browser.Page) error {
 	if !s.opts.Guard.Sensitive || !t.Guarded {
 		return nil
 	}
 	url := p.Info().URL
-	pattern, ok := s.sensitive.Match(url)
-	if !ok {
+	if pattern, ok := s.sensitive.Match(url); ok {
+		return s.confirm(ctx, fmt.Sprintf("%s on %s, which matches the sensitive page pattern %q", t.Name, url, pattern))
+	}
+	if !t.RunsCallerCode {
 		return nil
 	}
-	what := fmt.Sprintf("%s on %s, which matches the sensitive page pattern %q", t.Name, url, pattern)
+	if pattern, ok := s.sensitive.MatchOrigin(url); ok {
+		return s.confirm(ctx, fmt.Sprintf("%s on %s, whose scripts can reach the pages of its origin that match the sensitive page pattern %q", t.Name, url, pattern))
+	}
+	return nil
+}
+
+// guardNavigation is guard for navigate_page and navigate, which are not
+// guarded as a whole: leaving a sensitive page for another URL is harmless.
+// What acts on the page is: a javascript: URL (it runs in the page), a
+// reload (which can submit the page's form again), and an init script
+// (it runs in the next document, so the target's URL counts too).
+func (s *Server) guardNavigation(ctx context.Context, tool string, p *browser.Page, nav browser.Navigation) error {
+	if !s.opts.Guard.Sensitive {
+		return nil
+	}
+	var what string
+	switch {
+	case browser.RunsScript(nav.URL):
+		what = tool + " to a javascript: URL"
+	case nav.Type == "reload":
+		what = tool + " reload"
+	case nav.InitScript != "":
+		what = tool + " with an initScript"
+		if pattern, ok := s.sensitive.Match(nav.URL); ok {
+			return s.confirm(ctx, fmt.Sprintf("%s to %s, which matches the sensitive page pattern %q", what, nav.URL, pattern))
+		}
+	default:
+		return nil
+	}
+	url := p.Info().URL
+	if pattern, ok := s.sensitive.Match(url); ok {
+		return s.confirm(ctx, fmt.Sprintf("%s on %s, which matches the sensitive page pattern %q", what, url, pattern))
+	}
+	return nil
+}
+
+// confirm asks the user, through the calling session's client
+// (elicitation), whether the agent may do what, and returns an error saying
+// why not when the answer is no or cannot be had. It is the one place the
+// server asks for a confirmation.
+func (s *Server) confirm(ctx context.Context, what string) error {
 	if ss := jsonrpc.SessionFrom(ctx); ss != nil {
 		res, err := ss.Elicit(ctx, fmt.Sprintf("The agent wants to run %s. Allow this one call?", what), nil)
 		switch {

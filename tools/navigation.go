@@ -173,7 +173,7 @@ func closePage(ctx context.Context, c *Call, args *closePageArgs) error {
 	if err != nil {
 		return err
 	}
-	if c.attached() && !p.Owned() && !c.Server.opts.Guard.CloseUserTabs {
+	if userTab(c, p) {
 		return fmt.Errorf("page %d is one of your own tabs, not opened by the agent; close it yourself, or start the server with --allowCloseUserTabs", p.ID)
 	}
 	wasSelected := c.Browser.Selected() == p
@@ -184,6 +184,22 @@ func closePage(ctx context.Context, c *Call, args *closePageArgs) error {
 		c.Resp.Linef("Note: the closed page was the selected one; page %d is now selected.", now.ID)
 	}
 	return nil
+}
+
+// userTab reports whether p is a tab of an attached browser that the agent
+// did not open and may not close or lead away (--allowCloseUserTabs lifts
+// it).
+func userTab(c *Call, p *browser.Page) bool {
+	return c.attached() && !p.Owned() && !c.Server.opts.Guard.CloseUserTabs
+}
+
+// leavesUserTab refuses a navigation that takes one of the user's tabs away
+// from what it shows; a reload stays.
+func leavesUserTab(c *Call, nav browser.Navigation) error {
+	if nav.Type == "reload" || !userTab(c, c.Page) {
+		return nil
+	}
+	return fmt.Errorf("page %d is one of your own tabs, not opened by the agent; navigate it yourself, open a page of the agent's with new_page, or start the server with --allowCloseUserTabs", c.Page.ID)
 }
 
 // newPageArgs are new_page's arguments.
@@ -244,6 +260,12 @@ func navigatePage(ctx context.Context, c *Call, args *navigatePageArgs) error {
 		if err := c.Server.opts.navigationPolicy().Check(nav.URL); err != nil {
 			return err
 		}
+	}
+	if err := leavesUserTab(c, nav); err != nil {
+		return err
+	}
+	if err := c.Server.guardNavigation(ctx, "navigate_page", c.Page, nav); err != nil {
+		return err
 	}
 	ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
 	defer cancel()

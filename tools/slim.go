@@ -18,7 +18,7 @@ func slimTools() []*Tool {
 		}, slimNavigate),
 		define(Tool{
 			Name: "evaluate", Description: "Runs JavaScript in the selected page and returns its value as JSON. Promises are awaited.",
-			Category: CategoryDebugging, Scope: ScopeSelectedPage, Slim: true, RunsCallerCode: true,
+			Category: CategoryDebugging, Scope: ScopeSelectedPage, Slim: true, Guarded: true, RunsCallerCode: true,
 		}, slimEvaluate),
 		define(Tool{
 			Name: "screenshot", Description: "Takes a PNG screenshot of the selected page's viewport.",
@@ -37,9 +37,16 @@ func slimNavigate(ctx context.Context, c *Call, args *slimNavigateArgs) error {
 	if err := c.Server.opts.navigationPolicy().Check(args.URL); err != nil {
 		return err
 	}
+	nav := browser.Navigation{URL: args.URL}
+	if err := leavesUserTab(c, nav); err != nil {
+		return err
+	}
+	if err := c.Server.guardNavigation(ctx, "navigate", c.Page, nav); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	res, err := c.Page.Navigate(ctx, browser.Navigation{URL: args.URL})
+	res, err := c.Page.Navigate(ctx, nav)
 	return reportNavigation(c, res, err, fmt.Sprintf("Navigated to %s.", c.Page.Info().URL))
 }
 

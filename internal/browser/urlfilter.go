@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync"
@@ -30,6 +31,10 @@ type urlPattern struct {
 	text     string
 	re       *regexp.Regexp
 	noScheme bool
+	// origin matches the origins (scheme://host:port, or host:port when
+	// noScheme) of the URLs the pattern can match; nil when that is every
+	// origin (the pattern's host is only "*").
+	origin *regexp.Regexp
 }
 
 // compilePatterns turns pattern strings into matchers.
@@ -37,9 +42,29 @@ func compilePatterns(texts []string) []urlPattern {
 	out := make([]urlPattern, 0, len(texts))
 	for _, t := range texts {
 		quoted := strings.ReplaceAll(regexp.QuoteMeta(t), `\*`, `.*`)
-		out = append(out, urlPattern{text: t, re: regexp.MustCompile("^" + quoted + "$"), noScheme: !strings.Contains(t, "://")})
+		out = append(out, urlPattern{text: t, re: regexp.MustCompile("^" + quoted + "$"), noScheme: !strings.Contains(t, "://"), origin: originRegexp(t)})
 	}
 	return out
+}
+
+// originRegexp compiles the part of pattern t before its path into a
+// matcher of origins, where "*" stops at "/"; nil when the host part is a
+// bare "*", which any origin matches.
+func originRegexp(t string) *regexp.Regexp {
+	scheme, rest, ok := strings.Cut(t, "://")
+	if !ok {
+		scheme, rest = "", t
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	if strings.Trim(host, "*:") == "" {
+		return nil
+	}
+	glob := host
+	if ok {
+		glob = scheme + "://" + host
+	}
+	quoted := strings.ReplaceAll(regexp.QuoteMeta(glob), `\*`, `[^/]*`)
+	return regexp.MustCompile("^" + quoted + "$")
 }
 
 // match reports whether u matches p.
@@ -64,6 +89,26 @@ func (ps URLPatterns) Match(u string) (pattern string, ok bool) {
 	u, _, _ = strings.Cut(u, "#")
 	for _, p := range ps {
 		if p.match(u) {
+			return p.text, true
+		}
+	}
+	return "", false
+}
+
+// MatchOrigin returns the first pattern that can match a URL of u's origin
+// (its scheme, host and port). Patterns whose host is a bare "*" are left
+// out: every origin could hold such a page.
+func (ps URLPatterns) MatchOrigin(u string) (pattern string, ok bool) {
+	parsed, err := url.Parse(u)
+	if err != nil || parsed.Host == "" {
+		return "", false
+	}
+	for _, p := range ps {
+		origin := parsed.Scheme + "://" + parsed.Host
+		if p.noScheme {
+			origin = parsed.Host
+		}
+		if p.origin != nil && p.origin.MatchString(origin) {
 			return p.text, true
 		}
 	}

@@ -69,6 +69,13 @@ func (pol NavigationPolicy) Check(rawURL string) error {
 	return refusef("Navigating to %q is not allowed: it nests too many view-source:, blob: or filesystem: prefixes.", rawURL)
 }
 
+// RunsScript reports whether navigating to rawURL runs it as a script in
+// the page (javascript: in any spelling Chrome accepts).
+func RunsScript(rawURL string) bool {
+	scheme, _, ok := splitScheme(normalizeURL(rawURL))
+	return ok && scheme == "javascript"
+}
+
 // normalizeURL does what the URL standard does to input before parsing:
 // strips leading and trailing C0 controls and spaces, and removes every
 // tab and newline.

@@ -1,0 +1,71 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestSensitivePageGuardCoversEveryWayIn checks the tools that act on a
+// sensitive page without being an input tool: a javascript: URL in
+// navigate_page (any spelling), a reload, and a script run on another page
+// of the same origin, which could reach the sensitive one.
+func TestSensitivePageGuardCoversEveryWayIn(t *testing.T) {
+	site := pages(t, map[string]string{
+		"/bank/":     `<title>Bank</title><form action="/bank/sent"><button>Pay</button></form>`,
+		"/bank/sent": `<title>Sent</title>`,
+		"/news":      `<title>News</title>`,
+	})
+	config := t.TempDir()
+	os.MkdirAll(filepath.Join(config, "devtools-mcp"), 0o700)
+	os.WriteFile(filepath.Join(config, "devtools-mcp", "sensitive-patterns.txt"), []byte(site.URL+"/bank/*\n"), 0o600)
+	t.Setenv("XDG_CONFIG_HOME", config)
+	var asked []string
+	client := mcp.NewClient(&mcp.Implementation{Name: "elicit", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked = append(asked, req.Params.Message)
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	})
+	s := startServerWith(t, client, append(headless, "--sensitivePages=on")...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/bank/"})
+	for _, u := range []string{"javascript:document.forms[0].submit()", " JavaScript:document.forms[0].submit()", "java\tscript:document.forms[0].submit()"} {
+		mustContain(t, s.fails("navigate_page", map[string]any{"url": u}), "you declined", "javascript: URL", site.URL+"/bank/*")
+	}
+	mustContain(t, s.fails("navigate_page", map[string]any{"type": "reload"}), "you declined", "reload")
+	if snap := s.ok("take_snapshot", nil); !strings.Contains(snap, `"Bank"`) {
+		t.Fatalf("the form was submitted past the guard:\n%s", snap)
+	}
+	if len(asked) != 4 {
+		t.Fatalf("asked %d times, want 4: %q", len(asked), asked)
+	}
+	// Leaving the page is not acting on it.
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/news"})
+	// A script on a page of the same origin can fetch or frame the bank.
+	mustContain(t, s.fails("evaluate_script", map[string]any{"function": "() => fetch('/bank/sent').then(r => r.status)"}),
+		"you declined", site.URL+"/news", "its origin", site.URL+"/bank/*")
+}
+
+// TestUserTabsCannotBeLedAway checks that a tab of the user's stays where
+// it is: navigate_page and navigate refuse it, as close_page does.
+func TestUserTabsCannotBeLedAway(t *testing.T) {
+	site := pages(t, map[string]string{"/": `<title>Agent page</title>`})
+	ws, _, _ := chromium(t)
+	openTabs(t, ws, 1)
+	s := startServer(t, "--browserUrl", browserURL(ws))
+	user := pageID(t, s.ok("list_pages", nil), "1:")
+	s.ok("select_page", map[string]any{"pageId": user})
+	for _, args := range []map[string]any{{"url": site.URL}, {"type": "back"}, {"url": "javascript:location='" + site.URL + "'"}} {
+		mustContain(t, s.fails("navigate_page", args), "one of your own tabs", "new_page", "--allowCloseUserTabs")
+	}
+	s.ok("navigate_page", map[string]any{"type": "reload"})
+	if list := s.ok("list_pages", nil); strings.Contains(list, "Agent page") {
+		t.Fatalf("the user's tab was navigated:\n%s", list)
+	}
+	out := s.ok("new_page", map[string]any{"url": site.URL})
+	s.ok("navigate_page", map[string]any{"pageId": pageID(t, out, "Agent page"), "url": site.URL + "/?again"})
+}
