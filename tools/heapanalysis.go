@@ -179,7 +179,7 @@ type getHeapsnapshotEdgesArgs struct {
 	heapObject
 	SortBy            string  `json:"sortBy,omitempty" enum:"retainedSize,selfSize,name" jsonschema:"Order of the edges (default retainedSize)."`
 	RetainedSize      string  `json:"retainedSize,omitempty" jsonschema:"Keep targets retaining at least this much, e.g. 1MB or 10KB (a range like 1MB-2MB uses its lower bound)."`
-	ExcludePrimitives optBool `json:"excludePrimitives,omitempty" jsonschema:"Leave out strings, numbers, symbols and big integers (default true)."`
+	ExcludePrimitives optBool `json:"excludePrimitives,omitempty" jsonschema:"Leave out numbers and undefined, null, true and false (default true); strings stay."`
 	MaxNameLength     int     `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
 	heapList
 }
@@ -231,9 +231,9 @@ func getHeapsnapshotRetainers(ctx context.Context, c *Call, args *getHeapsnapsho
 // getHeapsnapshotRetainingPathsArgs are get_heapsnapshot_retaining_paths's arguments.
 type getHeapsnapshotRetainingPathsArgs struct {
 	heapObject
-	MaxDepth      float64 `json:"maxDepth,omitempty" jsonschema:"Most retainers followed up from the object (default 30)."`
-	MaxNodes      float64 `json:"maxNodes,omitempty" jsonschema:"Most retainers shown in all (default 60)."`
-	MaxSiblings   float64 `json:"maxSiblings,omitempty" jsonschema:"Most retainers shown for one object (default 3)."`
+	MaxDepth      float64 `json:"maxDepth,omitempty" jsonschema:"Longest retainer chain followed up from the object (default 30)."`
+	MaxNodes      float64 `json:"maxNodes,omitempty" jsonschema:"Most objects explored in all (default 5000)."`
+	MaxSiblings   float64 `json:"maxSiblings,omitempty" jsonschema:"Most retainers followed from one object, nearest the roots first (default 100)."`
 	MaxNameLength int     `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
 }
 

@@ -8,8 +8,9 @@ import (
 
 // Class is the aggregate of the objects of one class.
 type Class struct {
-	// ID numbers the class within its snapshot: 1 for the class retaining
-	// the most memory, and so on; it does not change with filters.
+	// ID numbers the class within its snapshot as DevTools does: 1 for the
+	// class of the first object (in the snapshot's order) with a non-zero
+	// self size, and so on; it does not change with filters.
 	ID   int
 	Name string
 	// Count and SelfSize are over the objects with a non-zero self size.
@@ -53,11 +54,32 @@ func (s *Snapshot) allClasses() []Class {
 	defer s.mu.Unlock()
 	if s.agg == nil {
 		s.agg = s.aggregate(nil)
-		for i := range s.agg {
-			s.agg[i].ID = i + 1
-		}
+		s.numberClasses()
 	}
 	return s.agg
+}
+
+// numberClasses sets the ids of s.agg in the order of each class's first
+// object, and s.aggByID to find them.
+func (s *Snapshot) numberClasses() {
+	pos := make([]int32, len(s.classes)) // class index to position in s.agg
+	for i := range pos {
+		pos[i] = -1
+	}
+	for k, c := range s.agg {
+		pos[c.index] = int32(k)
+	}
+	s.aggByID = make([]int32, 0, len(s.agg))
+	for i := range uint32(len(s.nodeType)) {
+		if s.selfSize[i] == 0 {
+			continue
+		}
+		if k := pos[s.class[i]]; k >= 0 {
+			s.aggByID = append(s.aggByID, k)
+			s.agg[k].ID = len(s.aggByID)
+			pos[s.class[i]] = -1
+		}
+	}
 }
 
 // ClassByID returns the class with the given id (see Class.ID).
@@ -66,7 +88,7 @@ func (s *Snapshot) ClassByID(id int) (Class, error) {
 	if id < 1 || id > len(all) {
 		return Class{}, fmt.Errorf("no class with id %d: this snapshot has classes 1 to %d (see the class list)", id, len(all))
 	}
-	return all[id-1], nil
+	return all[s.aggByID[id-1]], nil
 }
 
 // ClassNodes returns the objects of class c that pass filter, largest

@@ -19,13 +19,15 @@ const (
 	// FilterContexts keeps what only closure contexts retain: variables
 	// captured by functions and what they reach.
 	FilterContexts = "objectsRetainedByContexts"
-	// FilterSharedNativeContext keeps the objects reachable from several
-	// native contexts (JavaScript realms: the page, iframes, extensions).
+	// FilterSharedNativeContext keeps the objects attributed to several
+	// native contexts (JavaScript realms: the page, iframes, extensions);
+	// see Snapshot.attribution for DevTools' rule.
 	FilterSharedNativeContext = "sharedNativeContext"
-	// FilterNoNativeContext keeps the objects no native context reaches.
+	// FilterNoNativeContext keeps the objects attributed to no native
+	// context.
 	FilterNoNativeContext = "noNativeContext"
-	// FilterNativeContext keeps the objects reachable from exactly one
-	// native context, Filter.NativeContext.
+	// FilterNativeContext keeps the objects attributed to one native
+	// context, Filter.NativeContext.
 	FilterNativeContext = "attributedToSpecificNativeContext"
 )
 
@@ -68,7 +70,8 @@ func (s *Snapshot) filterSet(f Filter) (bitset, error) {
 			return s.isType(from, s.nt.synthetic) && s.hasStringName(e) && strings.HasSuffix(s.strings.get(s.edgeName[e]), " / DevTools console")
 		})
 	case FilterEventHandlers:
-		set = s.retainedOnlyThrough(func(from, e uint32) bool { return s.isEventListener(s.edgeTo[e]) })
+		handlers := s.eventHandlers()
+		set = s.retainedOnlyThrough(func(from, e uint32) bool { return handlers.has(s.edgeTo[e]) })
 	case FilterContexts:
 		set = s.retainedOnlyThrough(func(from, e uint32) bool { return s.isContext(s.edgeTo[e]) })
 	case FilterSharedNativeContext, FilterNoNativeContext, FilterNativeContext:
@@ -120,22 +123,60 @@ func (s *Snapshot) retainedOnlyThrough(blocked func(from, e uint32) bool) bitset
 	return set
 }
 
-// isEventListener reports whether node i is one of Blink's event listener
-// objects, through which listeners retain their JavaScript functions.
-func (s *Snapshot) isEventListener(i uint32) bool {
-	return s.isType(i, s.nt.native) && strings.HasSuffix(s.rawName(i), "EventListener")
+// eventHandlers returns the JavaScript functions event listeners call, as
+// DevTools finds them: the callback a V8EventListener holds as "1", or
+// when that is not a function (an object with a handleEvent method, a
+// bound function), the first object it holds that has code. The listener
+// wrappers themselves (V8EventListener, blink::RegisteredEventListener)
+// are not handlers: what only they retain is the handlers' doing.
+func (s *Snapshot) eventHandlers() bitset {
+	set := newBitset(len(s.nodeType))
+	for i := range uint32(len(s.nodeType)) {
+		if s.rawName(i) != "V8EventListener" {
+			continue
+		}
+		callback, ok := s.edgeTarget(i, "1")
+		if !ok {
+			continue
+		}
+		handler := callback
+		if _, ok := s.edgeTarget(callback, "code"); !ok {
+			for e := s.firstEdge[callback]; e < s.firstEdge[callback+1]; e++ {
+				if _, ok := s.edgeTarget(s.edgeTo[e], "code"); ok {
+					handler = s.edgeTo[e]
+					break
+				}
+			}
+		}
+		set.set(handler)
+	}
+	return set
+}
+
+// edgeTarget returns the target of node i's first edge named name (an
+// element index counts by its decimal text).
+func (s *Snapshot) edgeTarget(i uint32, name string) (uint32, bool) {
+	for e := s.firstEdge[i]; e < s.firstEdge[i+1]; e++ {
+		if s.edgeNameText(e) == name {
+			return s.edgeTo[e], true
+		}
+	}
+	return 0, false
 }
 
 // isContext reports whether node i is a closure or block context, the
 // object holding variables captured by functions.
 func (s *Snapshot) isContext(i uint32) bool {
-	return strings.HasPrefix(s.rawName(i), "system / Context")
+	name := s.rawName(i)
+	return name == "system / Context" || strings.HasPrefix(name, "system / Context / ")
 }
 
 // isNativeContext reports whether node i is a native context: a realm's
-// global state (the page's window, an iframe's, an extension's).
+// global state (the page's window, an iframe's, an extension's), attached
+// or detached.
 func (s *Snapshot) isNativeContext(i uint32) bool {
-	return strings.HasPrefix(s.rawName(i), "system / NativeContext")
+	name := strings.TrimPrefix(s.rawName(i), "Detached ")
+	return name == "system / NativeContext" || strings.HasPrefix(name, "system / NativeContext / ")
 }
 
 // Attribution of nodes to native contexts: a native context's index, or one
@@ -145,57 +186,92 @@ const (
 	attributedShared = -2
 )
 
-// attribution gives each node the native context it is reachable from
-// (without weak edges and without entering another native context), or
-// attributedShared when several reach it, or attributedNone. Called with
-// s.mu held.
+// attribution gives each node the native context (realm) it belongs to, by
+// DevTools' rule: a native context belongs to itself; an object whose map's
+// map (the realm's meta map) names a native context belongs to that one,
+// whatever else reaches it; every other object takes the realm of the
+// objects that reach it through strong, non-shortcut edges, or
+// attributedShared when objects of several realms reach it, or
+// attributedNone when none does. Called with s.mu held.
 func (s *Snapshot) attribution() []int32 {
 	n := len(s.nodeType)
 	attr := make([]int32, n)
-	var work []uint32
+	fixed := newBitset(n)
+	mapOf, contextOf := s.realmEdges()
+	var queue []uint32
 	for i := range uint32(n) {
 		attr[i] = attributedNone
-		if s.isNativeContext(i) {
+		switch {
+		case s.isNativeContext(i):
 			attr[i] = int32(i)
-			work = append(work, i)
+		case mapOf[i] >= 0 && mapOf[mapOf[i]] >= 0 && contextOf[mapOf[mapOf[i]]] >= 0:
+			attr[i] = contextOf[mapOf[mapOf[i]]]
+		default:
+			continue
 		}
+		fixed.set(i)
+		queue = append(queue, i)
 	}
-	for len(work) > 0 {
-		i := work[len(work)-1]
-		work = work[:len(work)-1]
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
 		a := attr[i]
 		for e := s.firstEdge[i]; e < s.firstEdge[i+1]; e++ {
 			to := s.edgeTo[e]
-			if s.isEdge(e, s.et.weak) || s.isNativeContext(to) {
+			if s.isEdge(e, s.et.weak) || s.isEdge(e, s.et.shortcut) || to == i || fixed.has(to) {
 				continue
 			}
-			switch attr[to] {
-			case a, attributedShared:
-				continue
-			case attributedNone:
-				attr[to] = a
-			default:
-				attr[to] = attributedShared
+			merged := a
+			if b := attr[to]; b != attributedNone && b != a {
+				merged = attributedShared
 			}
-			work = append(work, to)
+			if merged != attr[to] {
+				attr[to] = merged
+				queue = append(queue, to)
+			}
 		}
 	}
 	return attr
 }
 
+// realmEdges returns, for each node, the target of its first internal edge
+// named "map", and of its first internal edge named "native_context" when
+// that is a native context; -1 for none.
+func (s *Snapshot) realmEdges() (mapOf, contextOf []int32) {
+	n := len(s.nodeType)
+	mapOf, contextOf = make([]int32, n), make([]int32, n)
+	mapName, contextName := s.strings.find("map"), s.strings.find("native_context")
+	for i := range uint32(n) {
+		mapOf[i], contextOf[i] = -1, -1
+		for e := s.firstEdge[i]; e < s.firstEdge[i+1]; e++ {
+			if !s.isEdge(e, s.et.internal) {
+				continue
+			}
+			switch name, to := s.edgeName[e], s.edgeTo[e]; {
+			case name == contextName && contextOf[i] < 0 && s.isNativeContext(to):
+				contextOf[i] = int32(to)
+			case name == mapName && mapOf[i] < 0:
+				mapOf[i] = int32(to)
+			}
+		}
+	}
+	return mapOf, contextOf
+}
+
 // NativeContext is a JavaScript realm and the memory attributed to it.
 type NativeContext struct {
 	Node Node
-	// AttributedSize is the self size of the objects only this native
-	// context reaches.
+	// AttributedSize is the self size of the objects attributed to this
+	// native context alone.
 	AttributedSize uint64
 }
 
 // NativeContextSizes splits the reachable memory between native contexts.
 type NativeContextSizes struct {
 	Contexts []NativeContext
-	// SharedSize is the self size of objects several native contexts reach;
-	// UnattributedSize of those none reaches.
+	// SharedSize is the self size of objects attributed to several native
+	// contexts; UnattributedSize of those attributed to none (unreachable
+	// objects included, as in DevTools).
 	SharedSize, UnattributedSize uint64
 }
 
@@ -207,9 +283,6 @@ func (s *Snapshot) NativeContexts() NativeContextSizes {
 	var out NativeContextSizes
 	sizes := map[int32]uint64{}
 	for i, a := range attr {
-		if !s.reachable(uint32(i)) {
-			continue
-		}
 		size := uint64(s.selfSize[i])
 		switch a {
 		case attributedNone:
@@ -244,14 +317,16 @@ func (s *Snapshot) RetainedByContexts() ContextSummary {
 	set, _ := s.filterSet(Filter{Name: FilterContexts}) // a known name
 	var sum ContextSummary
 	for i := range uint32(len(s.nodeType)) {
+		if s.selfSize[i] == 0 {
+			continue
+		}
 		if s.isContext(i) {
 			sum.Contexts++
 		}
-		switch {
-		case set.has(i):
+		if set.has(i) {
 			sum.RetainedCount++
 			sum.RetainedSize += uint64(s.selfSize[i])
-		case s.reachable(i):
+		} else {
 			sum.NotRetainedCount++
 			sum.NotRetainedSize += uint64(s.selfSize[i])
 		}

@@ -146,8 +146,8 @@ func TestDominatorsOfPaperGraph(t *testing.T) {
 	for _, n := range chain {
 		got = append(got, n.Name)
 	}
-	if !slices.Equal(got, []string{"G", "C", "R"}) {
-		t.Errorf("dominator chain of J = %v, want G C R", got)
+	if !slices.Equal(got, []string{"J", "G", "C", "R"}) {
+		t.Errorf("dominator chain of J = %v, want J G C R (from the object itself, as DevTools)", got)
 	}
 }
 
@@ -194,8 +194,9 @@ func TestWeakAndShortcutEdges(t *testing.T) {
 		t.Errorf("retainers of an object held only weakly: %v, want none (weak edges are not shown)", rs)
 	}
 	paths := s.RetainingPaths(node(t, s, "Strong"), PathLimits{})
+	// The path ends at the holder, at distance 2, where DevTools stops.
 	if len(paths.Paths) != 1 || paths.Paths[0].Node.Name != "Holder" || paths.Paths[0].EdgeName != "strong" ||
-		len(paths.Paths[0].Retainers) != 1 || paths.Paths[0].Retainers[0].Node.Name != "(GC roots)" {
+		len(paths.Paths[0].Retainers) != 0 {
 		t.Errorf("retaining paths of Strong: %+v", paths)
 	}
 }
@@ -408,11 +409,12 @@ func TestEdgesOrderAndPrimitives(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(s.Edges(1, EdgeOptions{SortBy: ByName})); !slices.Equal(got, []string{"a", "b", "9", "10", "__proto__"}) {
+	if got := names(s.Edges(1, EdgeOptions{SortBy: ByName})); !slices.Equal(got, []string{"a", "b", "10", "9", "__proto__"}) {
 		t.Errorf("by name: %v", got)
 	}
-	if got := names(s.Edges(1, EdgeOptions{ExcludePrimitives: true})); !slices.Equal(got, []string{"9", "__proto__", "10"}) {
-		t.Errorf("by retained size without primitives: %v", got)
+	// Trivial values go, strings stay (a big string is the typical cache).
+	if got := names(s.Edges(1, EdgeOptions{ExcludePrimitives: true})); !slices.Equal(got, []string{"b", "9", "__proto__", "10"}) {
+		t.Errorf("by retained size without trivial values: %v", got)
 	}
 	if got := names(s.Edges(1, EdgeOptions{MinRetainedSize: 50})); !slices.Equal(got, []string{"b", "9"}) {
 		t.Errorf("retaining 50 bytes or more: %v", got)

@@ -219,6 +219,8 @@ type Edge struct {
 	// Node is the other end: the target of an outgoing edge, the retaining
 	// object of a retainer.
 	Node Node
+	// named says the edge has a name rather than an index.
+	named bool
 }
 
 // EdgeOptions select and order a node's outgoing edges.
@@ -237,36 +239,36 @@ func (s *Snapshot) Edges(i Index, opts EdgeOptions) []Edge {
 	var edges []Edge
 	for e := s.firstEdge[i]; e < s.firstEdge[i+1]; e++ {
 		to := s.edgeTo[e]
-		if opts.ExcludePrimitives && s.isPrimitive(to) || s.retained[to] < opts.MinRetainedSize {
+		if opts.ExcludePrimitives && s.isTrivialValue(to) || s.retained[to] < opts.MinRetainedSize {
 			continue
 		}
-		edges = append(edges, Edge{Type: s.edgeTypes[s.edgeType[e]], Name: s.edgeNameText(e), Node: s.Node(Index(to))})
+		edges = append(edges, s.edge(e, to))
 	}
 	slices.SortStableFunc(edges, func(a, b Edge) int {
 		switch opts.SortBy {
 		case BySelfSize:
-			return cmp.Compare(b.Node.SelfSize, a.Node.SelfSize)
+			return cmp.Or(cmp.Compare(b.Node.SelfSize, a.Node.SelfSize), compareEdgeNames(a, b))
 		case ByName:
-			return compareEdgeNames(a, b)
+			return cmp.Or(compareEdgeNames(a, b), cmp.Compare(b.Node.RetainedSize, a.Node.RetainedSize))
 		}
-		return cmp.Compare(b.Node.RetainedSize, a.Node.RetainedSize)
+		return cmp.Or(cmp.Compare(b.Node.RetainedSize, a.Node.RetainedSize), compareEdgeNames(a, b))
 	})
 	return edges
 }
 
-// compareEdgeNames puts named edges first in alphabetical order, then
-// element indexes in numeric order, then __proto__.
+// compareEdgeNames orders edges by name as DevTools does: __proto__ last,
+// named edges before element indexes, and names compared as text (so
+// element "10" comes before "2").
 func compareEdgeNames(a, b Edge) int {
-	isIndex := func(e Edge) bool { return e.Type == "element" || e.Type == "hidden" }
 	switch {
-	case a.Name == "__proto__" || b.Name == "__proto__":
-		return cmp.Compare(boolInt(a.Name == "__proto__"), boolInt(b.Name == "__proto__"))
-	case isIndex(a) != isIndex(b):
-		return cmp.Compare(boolInt(isIndex(a)), boolInt(isIndex(b)))
-	case isIndex(a):
-		return cmp.Or(cmp.Compare(len(a.Name), len(b.Name)), cmp.Compare(a.Name, b.Name))
+	case b.Name == "__proto__":
+		return -1
+	case a.Name == "__proto__":
+		return 1
+	case a.named != b.named:
+		return cmp.Compare(boolInt(b.named), boolInt(a.named))
 	}
-	return cmp.Compare(a.Name, b.Name)
+	return strings.Compare(a.Name, b.Name)
 }
 
 func boolInt(b bool) int {
@@ -276,25 +278,43 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// isPrimitive reports whether node i is a string, number, symbol or big integer.
-func (s *Snapshot) isPrimitive(i uint32) bool {
-	switch int(s.nodeType[i]) {
-	case s.nt.str, s.nt.consString, s.nt.slicedString, s.nt.number, s.nt.symbol, s.nt.bigint:
+// isTrivialValue reports whether node i is a value that says nothing about
+// memory: a number, or undefined, null, true or false. Strings are not
+// trivial: a big string held in a property is the typical cache leak.
+func (s *Snapshot) isTrivialValue(i uint32) bool {
+	if s.isType(i, s.nt.number) {
 		return true
+	}
+	if s.isType(i, s.nt.native) {
+		switch s.rawName(i) {
+		case "undefined", "null", "true", "false":
+			return true
+		}
 	}
 	return false
 }
 
+// edge describes edge e whose other end is node other.
+func (s *Snapshot) edge(e, other uint32) Edge {
+	named := s.hasStringName(e)
+	if s.isEdge(e, s.et.shortcut) {
+		_, isNumber := atou(s.edgeNameText(e))
+		named = !isNumber
+	}
+	return Edge{Type: s.edgeTypes[s.edgeType[e]], Name: s.edgeNameText(e), Node: s.Node(Index(other)), named: named}
+}
+
 // Retainers returns the edges that point to node i, except weak ones and
-// the root's, closest to the GC roots first.
+// the root's, in DevTools' order: the reverse of the snapshot's order of
+// the retaining edges.
 func (s *Snapshot) Retainers(i Index) []Edge {
 	var edges []Edge
-	for r := s.firstRetainer[i]; r < s.firstRetainer[i+1]; r++ {
+	for r := s.firstRetainer[i+1]; r > s.firstRetainer[i]; {
+		r--
 		if e, from := s.retainerEdge[r], s.retainerNode[r]; s.retains(e, from) {
-			edges = append(edges, Edge{Type: s.edgeTypes[s.edgeType[e]], Name: s.edgeNameText(e), Node: s.Node(Index(from))})
+			edges = append(edges, s.edge(e, from))
 		}
 	}
-	slices.SortStableFunc(edges, func(a, b Edge) int { return compareDistance(a.Node.Distance, b.Node.Distance) })
 	return edges
 }
 
@@ -303,20 +323,12 @@ func (s *Snapshot) retains(e, from uint32) bool {
 	return from != s.root && !s.isEdge(e, s.et.weak)
 }
 
-// compareDistance orders distances, unreachable last.
-func compareDistance(a, b int) int {
-	if (a == Unreachable) != (b == Unreachable) {
-		return cmp.Compare(boolInt(a == Unreachable), boolInt(b == Unreachable))
-	}
-	return cmp.Compare(a, b)
-}
-
-// Dominators returns the chain of dominators of node i: its immediate
-// dominator (the one object whose release would free it), that one's, and
-// so on up to the root.
+// Dominators returns the dominator chain of node i as DevTools gives it:
+// the node itself, its immediate dominator (the one object whose release
+// would free it), that one's, and so on up to the root.
 func (s *Snapshot) Dominators(i Index) []Node {
-	var chain []Node
-	for j := uint32(i); j != s.root; {
+	chain := []Node{s.Node(i)}
+	for j := uint32(i); j != s.root && s.dominator[j] != j; {
 		j = s.dominator[j]
 		chain = append(chain, s.Node(Index(j)))
 	}

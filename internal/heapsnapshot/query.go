@@ -3,7 +3,9 @@ package heapsnapshot
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 )
 
 // Query selects objects by what they are. Zero fields select everything.
@@ -103,51 +105,117 @@ func (s *Snapshot) hasNamedEdge(i uint32, name string) bool {
 
 // StringGroup is a string value held by several string objects.
 type StringGroup struct {
+	// Value is the text as the snapshot has it.
 	Value string
-	Count int
+	// Length is the string's length in UTF-16 code units, V8's count.
+	Length int
+	// Truncated says V8 wrote only the start of the text (long strings):
+	// the copies share Value, Length and V8's hash of the whole text.
+	Truncated bool
+	Count     int
 	// SelfSize and RetainedSize are the totals of the copies.
 	SelfSize, RetainedSize uint64
-	// Nodes are the copies, up to MaxGroupNodes; Truncated says there are
-	// more.
-	Nodes     []Index
-	Truncated bool
+	// Nodes are the copies, up to MaxGroupNodes.
+	Nodes []Index
 }
 
 // MaxGroupNodes bounds StringGroup.Nodes.
 const MaxGroupNodes = 10
 
-// DuplicateStrings groups the string objects with the same text, the most
-// memory first. Concatenated strings count by their text (the first
-// maxConsString bytes), except those V8 already flattened.
+// stringKey identifies a string's whole value: its text, and for a text V8
+// truncated, the whole string's length and hash.
+type stringKey struct {
+	text         string
+	length, hash int64
+}
+
+// DuplicateStrings groups the string objects with the same value, the most
+// retained memory first, as DevTools does: strings with a zero self size
+// and concatenations V8 already flattened are left out; a string V8
+// truncated in the snapshot matches only strings with the same text,
+// length and hash.
 func (s *Snapshot) DuplicateStrings() []StringGroup {
-	groups := map[string]*StringGroup{}
-	var order []*StringGroup
+	groups := map[stringKey]*StringGroup{}
+	var whole, truncated []*StringGroup
 	for i := range uint32(len(s.nodeType)) {
-		if !s.isType(i, s.nt.str) && !s.isType(i, s.nt.consString) || s.isFlatConsString(i) {
+		if !s.isType(i, s.nt.str) && !s.isType(i, s.nt.consString) || s.selfSize[i] == 0 || s.isFlatConsString(i) {
 			continue
 		}
-		text := s.name(i)
-		g := groups[text]
+		key := stringKey{text: s.name(i)}
+		length, hash, cut := s.truncatedString(i)
+		if cut {
+			key.length, key.hash = length, hash
+		}
+		g := groups[key]
 		if g == nil {
-			g = &StringGroup{Value: text}
-			groups[text] = g
-			order = append(order, g)
+			g = &StringGroup{Value: key.text, Truncated: cut, Length: int(length)}
+			if !cut {
+				g.Length = utf16Len(key.text)
+			}
+			groups[key] = g
+			if cut {
+				truncated = append(truncated, g)
+			} else {
+				whole = append(whole, g)
+			}
 		}
 		g.Count++
 		g.SelfSize += uint64(s.selfSize[i])
 		g.RetainedSize += s.retained[i]
 		if len(g.Nodes) < MaxGroupNodes {
 			g.Nodes = append(g.Nodes, Index(i))
-		} else {
-			g.Truncated = true
 		}
 	}
 	var out []StringGroup
-	for _, g := range order {
+	for _, g := range append(whole, truncated...) {
 		if g.Count > 1 {
 			out = append(out, *g)
 		}
 	}
-	sortBy(out, func(g StringGroup) uint64 { return g.SelfSize })
+	sortBy(out, func(g StringGroup) uint64 { return g.RetainedSize })
 	return out
+}
+
+// truncatedString reports whether V8 truncated string node i's text in the
+// snapshot, and then the whole string's length and hash, which V8 records
+// as internal edges "truncated", "length" and "hash" to boxed values.
+func (s *Snapshot) truncatedString(i uint32) (length, hash int64, ok bool) {
+	if v, found := s.boxedValue(i, "truncated", "bool"); !found || v != "true" {
+		return 0, 0, false
+	}
+	l, okL := s.boxedValue(i, "length", "int")
+	h, okH := s.boxedValue(i, "hash", "int")
+	length, errL := strconv.ParseInt(l, 10, 64)
+	hash, errH := strconv.ParseInt(h, 10, 64)
+	if !okL || errL != nil {
+		length = -1
+	}
+	if !okH || errH != nil {
+		hash = -1
+	}
+	return length, hash, true
+}
+
+// boxedValue returns the text of the value V8 boxes behind node i's
+// internal edge name: a number node named kind ("int", "bool") whose
+// internal edge "value" leads to a node named by the value.
+func (s *Snapshot) boxedValue(i uint32, name, kind string) (string, bool) {
+	box, ok := s.internal(i, name)
+	if !ok || !s.isType(box, s.nt.number) || s.rawName(box) != kind {
+		return "", false
+	}
+	v, ok := s.internal(box, "value")
+	if !ok {
+		return "", false
+	}
+	return s.rawName(v), true
+}
+
+// utf16Len is the length of text in UTF-16 code units.
+func utf16Len(text string) int {
+	n := 0
+	for _, r := range text {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }

@@ -65,6 +65,7 @@ type Snapshot struct {
 	mu      sync.Mutex
 	filters map[string]bitset // computed named filters
 	agg     []Class           // unfiltered aggregates, sorted, with ids
+	aggByID []int32           // positions in agg by class id - 1
 }
 
 // nodeKinds are the raw type numbers of the node types the analysis looks

@@ -15,6 +15,8 @@ type Statistics struct {
 	V8Heap uint64
 	// Native is the self size of Blink's and other embedders' objects.
 	Native uint64
+	// TypedArrays is the part of Native that holds ArrayBuffer contents.
+	TypedArrays uint64
 	// Code, Strings and JSArrays (with their element stores) are parts of
 	// V8Heap reachable from user roots; System is what only the GC roots
 	// reach (in snapshots that tell them apart).
@@ -40,6 +42,9 @@ func (s *Snapshot) calculateStatistics() {
 		switch int(s.nodeType[i]) {
 		case s.nt.native:
 			st.Native += size
+			if s.rawName(i) == "system / JSArrayBufferData" {
+				st.TypedArrays += size
+			}
 		case s.nt.code:
 			st.Code += size
 		case s.nt.str, s.nt.consString, s.nt.slicedString:

@@ -1,6 +1,9 @@
 package heapsnapshot
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // stringTable holds the snapshot's strings in one arena, so that a hundred
 // thousand strings cost two allocations instead of one each, plus the few
@@ -28,6 +31,17 @@ func (t *stringTable) get(i uint32) string {
 		return t.added[i-n]
 	}
 	return t.text[t.offsets[i]:t.offsets[i+1]]
+}
+
+// find returns the index of the first parsed string equal to s, or
+// math.MaxUint32 when there is none.
+func (t *stringTable) find(s string) uint32 {
+	for i := range uint32(t.len()) {
+		if t.get(i) == s {
+			return i
+		}
+	}
+	return math.MaxUint32
 }
 
 // intern returns the index of an added string equal to s, adding it when
