@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -69,7 +68,7 @@ type evaluateScriptArgs struct {
 func evaluateScript(ctx context.Context, c *Call, args *evaluateScriptArgs) error {
 	code := args.Function
 	if args.SourcePath != "" {
-		data, err := os.ReadFile(args.SourcePath)
+		data, err := c.readFile(ctx, "sourcePath", args.SourcePath)
 		if err != nil {
 			return fmt.Errorf("sourcePath: %w", err)
 		}
@@ -105,7 +104,7 @@ func evaluateScript(ctx context.Context, c *Call, args *evaluateScriptArgs) erro
 		return err
 	}
 	if args.FilePath != "" {
-		if err := writeFile(args.FilePath, []byte(out)); err != nil {
+		if err := c.writeFile(ctx, "filePath", args.FilePath, []byte(out)); err != nil {
 			return err
 		}
 		c.Resp.Linef("Saved the script's result (%d bytes of JSON) to %s.", len(out), args.FilePath)
@@ -133,7 +132,7 @@ func evaluateInServiceWorker(ctx context.Context, c *Call, args *evaluateScriptA
 		return err
 	}
 	if args.FilePath != "" {
-		if err := writeFile(args.FilePath, []byte(out)); err != nil {
+		if err := c.writeFile(ctx, "filePath", args.FilePath, []byte(out)); err != nil {
 			return err
 		}
 		c.Resp.Linef("Saved the script's result (%d bytes of JSON) to %s.", len(out), args.FilePath)

@@ -48,7 +48,7 @@ func newHeapCache(budget int64) *heapCache {
 	if budget <= 0 {
 		budget = DefaultHeapSnapshotBudget
 	}
-	return &heapCache{budget: budget, open: heapsnapshot.Open, entries: map[string]*cachedSnapshot{}}
+	return &heapCache{budget: budget, open: openHeapSnapshot, entries: map[string]*cachedSnapshot{}}
 }
 
 // get returns the snapshot in the file at path, loading it unless it is
@@ -142,11 +142,41 @@ func (c *heapCache) close(path string) bool {
 // tells the agent which snapshots were dropped to make room, so that it
 // knows why a later call on one of them reads the file again.
 func (c *Call) heapSnapshot(ctx context.Context, path string) (*heapsnapshot.Snapshot, error) {
+	// Checked here for a FIFO, a device or a path leading elsewhere; the
+	// cache opens it again, never blocking, when it must load it.
+	// (A missing file is left to the cache, which says how to make one.)
+	if hasHeapSnapshotExt(path) {
+		f, err := c.openFile(ctx, "filePath", path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		if f != nil {
+			f.Close()
+		}
+	}
 	s, evicted, err := c.Server.heaps.get(ctx, path)
 	for _, p := range evicted {
 		c.Resp.Linef("Note: unloaded the heap snapshot %s to keep the loaded snapshots within %s; a later call on it reads the file again.", p, byteBudget(c.Server.heaps.budget))
 	}
 	return s, err
+}
+
+// openHeapSnapshot loads the snapshot in the regular file at path without
+// following a symlink there and without blocking on a FIFO or a device.
+func openHeapSnapshot(ctx context.Context, path string) (*heapsnapshot.Snapshot, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow|nonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseSpecial(path, fi, false); err != nil {
+		return nil, err
+	}
+	return heapsnapshot.OpenFile(ctx, f)
 }
 
 // byteBudget formats a budget in MiB, or in bytes when it is not a whole

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -77,7 +76,7 @@ func lighthouseAudit(ctx context.Context, c *Call, args *lighthouseAuditArgs) er
 	res := audit.Run(in)
 	failed := failedAudits(ctx, c, res)
 	res.Timing.Total = math.Round(float64(time.Since(start).Microseconds())/10) / 100
-	paths, err := saveReports(res, args.OutputDirPath)
+	paths, err := saveReports(ctx, c, res, args.OutputDirPath)
 	if err != nil {
 		return err
 	}
@@ -146,7 +145,7 @@ func failedAudits(ctx context.Context, c *Call, res *audit.Result) []failedAudit
 
 // saveReports writes report.json and report.html to dir, or to temporary
 // files when dir is empty, and returns their paths.
-func saveReports(res *audit.Result, dir string) ([]string, error) {
+func saveReports(ctx context.Context, c *Call, res *audit.Result, dir string) ([]string, error) {
 	js, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("JSON report: %w", err)
@@ -155,19 +154,26 @@ func saveReports(res *audit.Result, dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	var out *place
 	if dir != "" {
 		// As the reference does: outputDirPath need not exist yet
 		// (chrome-devtools lighthouse_audit 1 --outputDirPath ./out).
-		if err := os.MkdirAll(dir, 0o700); err != nil {
+		p, err := c.place(ctx, "outputDirPath", dir)
+		if err != nil {
+			return nil, err
+		}
+		defer p.close()
+		if err := p.root.MkdirAll(p.rel, 0o700); err != nil {
 			return nil, fmt.Errorf("create %s: %w", dir, err)
 		}
+		out = p
 	}
 	var paths []string
 	for _, f := range []struct {
 		ext  string
 		data []byte
 	}{{"json", js}, {"html", page}} {
-		if dir == "" {
+		if out == nil {
 			p, err := writeTemp("report-*."+f.ext, f.data)
 			if err != nil {
 				return nil, err
@@ -175,11 +181,14 @@ func saveReports(res *audit.Result, dir string) ([]string, error) {
 			paths = append(paths, p)
 			continue
 		}
-		p := filepath.Join(dir, "report."+f.ext)
-		if err := writeFile(p, f.data); err != nil {
+		file, err := out.child("report." + f.ext)
+		if err != nil {
 			return nil, err
 		}
-		paths = append(paths, p)
+		if err := file.writeAll(f.data); err != nil {
+			return nil, err
+		}
+		paths = append(paths, filepath.Join(dir, "report."+f.ext))
 	}
 	return paths, nil
 }

@@ -5,9 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/heapsnapshot"
@@ -64,32 +63,32 @@ func nodeByID(s *heapsnapshot.Snapshot, id float64) (heapsnapshot.Index, error) 
 
 // writeHeapSnapshot writes a heap snapshot of the call's page to path,
 // through a temporary file so that a reader never sees half a snapshot.
+// The final path (with its extension) is checked, and both files are made
+// through the handle of its allowed directory.
 func writeHeapSnapshot(ctx context.Context, c *Call, path string) (int64, error) {
-	dir, base := filepath.Split(path)
-	tmp, err := os.CreateTemp(cmp.Or(dir, "."), "."+base+".*.part")
-	if err != nil {
-		return 0, fmt.Errorf("save heap snapshot: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename, a no-op
-	report := jsonrpc.ProgressFrom(ctx)
-	lastPercent := -1
-	n, err := c.Page.Profiler().TakeHeapSnapshot(ctx, tmp, func(done, total int) {
-		if total <= 0 {
-			return
-		}
-		if p := done * 100 / total; p != lastPercent {
-			lastPercent = p
-			report(float64(done), float64(total), "Taking heap snapshot")
-		}
-	})
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	dest, err := c.place(ctx, "filePath", path)
 	if err != nil {
 		return 0, err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return 0, fmt.Errorf("save heap snapshot: %w", err)
+	defer dest.close()
+	report := jsonrpc.ProgressFrom(ctx)
+	lastPercent := -1
+	var n int64
+	err = dest.replace(func(w io.Writer) error {
+		var err error
+		n, err = c.Page.Profiler().TakeHeapSnapshot(ctx, w, func(done, total int) {
+			if total <= 0 {
+				return
+			}
+			if p := done * 100 / total; p != lastPercent {
+				lastPercent = p
+				report(float64(done), float64(total), "Taking heap snapshot")
+			}
+		})
+		return err
+	})
+	if err != nil {
+		return 0, err
 	}
 	return n, nil
 }

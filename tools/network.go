@@ -94,7 +94,7 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	if r.HasPostData {
 		body, err := c.Page.Collected().RequestBody(ctx, r)
 		c.Resp.Linef("### Request Body")
-		writeBody(c, body, false, err, args.RequestFilePath)
+		writeBody(ctx, c, body, false, err, "requestFilePath", args.RequestFilePath)
 		detail.RequestBody, detail.RequestBodyFilePath = structuredBody(body, false, err, args.RequestFilePath)
 	}
 	if r.ResponseHeaders != nil {
@@ -106,7 +106,7 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	if r.Failure == "" && (r.Finished || r.Status != 0) {
 		body, binary, err := c.Page.Collected().ResponseBody(ctx, r)
 		c.Resp.Linef("### Response Body")
-		writeBody(c, body, binary, err, args.ResponseFilePath)
+		writeBody(ctx, c, body, binary, err, "responseFilePath", args.ResponseFilePath)
 		detail.ResponseBody, detail.ResponseBodyFilePath = structuredBody(body, binary, err, args.ResponseFilePath)
 	}
 	if r.Failure != "" {
@@ -152,12 +152,12 @@ func isSensitive(name string) bool {
 
 // writeBody shows a body inline (text, cut at maxInlineBody) or saves it
 // to path.
-func writeBody(c *Call, body []byte, binary bool, err error, path string) {
+func writeBody(ctx context.Context, c *Call, body []byte, binary bool, err error, arg, path string) {
 	switch {
 	case err != nil:
 		c.Resp.Linef("<%v>", err)
 	case path != "":
-		if err := writeFile(path, body); err != nil {
+		if err := c.writeFile(ctx, arg, path, body); err != nil {
 			c.Resp.Linef("<%v>", err)
 			return
 		}

@@ -89,43 +89,62 @@ func rootDir(uri string) (string, error) {
 	return resolve(u.Path), nil
 }
 
-// resolve makes path absolute and clean, following symlinks in the part of
-// it that exists, so a link cannot lead out of a root.
+// resolve makes path absolute, following its symlinks as the kernel does
+// (see resolvePath); a path that cannot be resolved is only cleaned.
 func resolve(path string) string {
-	abs, err := filepath.Abs(path)
+	real, err := resolvePath(path, true)
 	if err != nil {
-		return filepath.Clean(path)
-	}
-	var rest []string
-	for cur := abs; ; cur = filepath.Dir(cur) {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(append([]string{real}, rest...)...)
-		}
-		if cur == filepath.Dir(cur) {
+		if abs, err := filepath.Abs(path); err == nil {
 			return abs
 		}
-		rest = append([]string{filepath.Base(cur)}, rest...)
+		return filepath.Clean(path)
 	}
+	return real
 }
 
 // check returns the resolved form of path, or an error naming the path, the
 // allowed directories and how to allow it.
 func (g *pathGuard) check(ctx context.Context, arg, path string) (string, error) {
+	real, _, err := g.confine(ctx, arg, path, true)
+	return real, err
+}
+
+// confine resolves path as the kernel will (see resolvePath) and returns
+// it with the allowed directory it lies in: the filesystem root when paths
+// are unrestricted.
+func (g *pathGuard) confine(ctx context.Context, arg, path string, followLast bool) (real, dir string, err error) {
 	if path == "" {
-		return "", fmt.Errorf("%s is empty; give a file path", arg)
+		return "", "", fmt.Errorf("%s is empty; give a file path", arg)
 	}
-	real := resolve(path)
+	if strings.IndexByte(path, 0) >= 0 {
+		return "", "", fmt.Errorf("%s holds a NUL byte; give a file path", arg)
+	}
+	real, err = resolvePath(path, followLast)
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", arg, err)
+	}
 	if g.unrestricted {
-		return real, nil
+		return real, filepath.VolumeName(real) + string(filepath.Separator), nil
 	}
 	dirs, source := g.allowed(ctx)
 	for _, d := range dirs {
-		if real == d || strings.HasPrefix(real, d+string(filepath.Separator)) {
-			return real, nil
+		if within(real, d) {
+			return real, d, nil
 		}
 	}
-	return "", fmt.Errorf("%s %s (resolved to %s) is outside %s: %s. Use a path inside one of them, add the folder as a root in your MCP client, or start the server with --workspace=<folder> (--workspace=/ or --allowUnrestrictedPaths for every path)",
-		arg, path, real, source, strings.Join(dirs, ", "))
+	how := "resolved to " + real
+	if link, err := resolvePath(path, false); err == nil && link != real {
+		if fi, err := os.Lstat(link); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			how = "a symbolic link to " + real
+		}
+	}
+	return "", "", fmt.Errorf("%s %s (%s) is outside %s: %s. Use a path inside one of them, add the folder as a root in your MCP client, or start the server with --workspace=<folder> (--workspace=/ or --allowUnrestrictedPaths for every path)",
+		arg, path, how, source, strings.Join(dirs, ", "))
+}
+
+// within reports whether path is dir or lies beneath it.
+func within(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // checkArgs checks every path argument of a tool call (its fields tagged
@@ -151,21 +170,4 @@ func (g *pathGuard) checkArgs(ctx context.Context, t *Tool, args map[string]json
 		}
 	}
 	return nil
-}
-
-// createFile creates or truncates path for writing, readable only by the
-// user. It never follows a symlink at the last component and never
-// replaces a directory.
-func createFile(path string) (*os.File, error) {
-	if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s is a directory; give a file path", path)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o600)
-	if err != nil {
-		if isSymlinkLoop(err) {
-			return nil, fmt.Errorf("%s is a symbolic link; refusing to write through it", path)
-		}
-		return nil, fmt.Errorf("create %s: %w", path, err)
-	}
-	return f, nil
 }

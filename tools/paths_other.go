@@ -8,3 +8,6 @@ const noFollow = 0
 
 // isSymlinkLoop is never true where O_NOFOLLOW does not exist.
 func isSymlinkLoop(error) bool { return false }
+
+// nonBlock does not exist here; special files are refused before opening.
+const nonBlock = 0

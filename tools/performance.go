@@ -110,6 +110,18 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 	if busy != nil {
 		return fmt.Errorf("a performance trace is already running on page %d; stop it with performance_stop_trace (pageId %d) first: Chrome records one trace at a time", busy.ID, busy.ID)
 	}
+	// The file is checked, and its directory held, now: the trace is
+	// written once the load settled, and the path must not lead elsewhere
+	// by then.
+	var file *place
+	if args.FilePath != "" && args.AutoStop.or(true) {
+		p, err := c.place(ctx, "filePath", args.FilePath)
+		if err != nil {
+			return err
+		}
+		defer p.close()
+		file = p
+	}
 	tr, err := c.Page.Profiler().StartTrace(ctx, browser.TraceOptions{ScriptSources: true})
 	if err != nil {
 		return err
@@ -132,7 +144,7 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 		abandon(ctx, c, tr)
 		return err
 	}
-	return stopTrace(ctx, c, tr, args.FilePath)
+	return stopTrace(ctx, c, tr, file, args.FilePath)
 }
 
 // performanceStopTraceArgs are performance_stop_trace's arguments.
@@ -146,7 +158,16 @@ func performanceStopTrace(ctx context.Context, c *Call, args *performanceStopTra
 	if entry.running == nil {
 		return fmt.Errorf("no performance trace is running on page %d; start one with performance_start_trace", c.Page.ID)
 	}
-	return stopTrace(ctx, c, entry.running, args.FilePath)
+	var file *place
+	if args.FilePath != "" {
+		p, err := c.place(ctx, "filePath", args.FilePath)
+		if err != nil {
+			return err
+		}
+		defer p.close()
+		file = p
+	}
+	return stopTrace(ctx, c, entry.running, file, args.FilePath)
 }
 
 // performanceAnalyzeInsightArgs are performance_analyze_insight's arguments.
@@ -178,9 +199,9 @@ func abandon(ctx context.Context, c *Call, tr *browser.Trace) {
 	c.sess.traces.update(c.Page, func(e *pageTrace) { e.running = nil })
 }
 
-// stopTrace stops tr, streams the trace to the parser (and to filePath),
-// remembers the report and writes its summary.
-func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, filePath string) error {
+// stopTrace stops tr, streams the trace to the parser (and to dest, shown
+// as filePath), remembers the report and writes its summary.
+func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, dest *place, filePath string) error {
 	defer c.sess.traces.update(c.Page, func(e *pageTrace) { e.running = nil })
 	ctx, cancel := context.WithTimeout(ctx, traceStopTimeout)
 	defer cancel()
@@ -199,8 +220,8 @@ func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, filePath string)
 
 	var w io.Writer = pw
 	var file *traceFile
-	if filePath != "" {
-		f, err := createTraceFile(filePath)
+	if dest != nil {
+		f, err := createTraceFile(dest, filePath)
 		if err != nil {
 			pw.Close()
 			<-done
@@ -247,8 +268,8 @@ type traceFile struct {
 	zw *gzip.Writer
 }
 
-func createTraceFile(path string) (*traceFile, error) {
-	f, err := createFile(path)
+func createTraceFile(dest *place, path string) (*traceFile, error) {
+	f, err := dest.create()
 	if err != nil {
 		return nil, fmt.Errorf("save the trace: %w", err)
 	}

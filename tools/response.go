@@ -71,7 +71,7 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 		b.WriteByte('\n')
 	}
 	if r.err == nil && r.snapshot != nil && c.Page != nil {
-		if err := writeSnapshot(ctx, &b, c.Page, r.snapshot); err != nil {
+		if err := writeSnapshot(ctx, c, &b, r.snapshot); err != nil {
 			r.err = err
 		}
 	}
@@ -111,8 +111,8 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 
 // writeSnapshot takes a snapshot of page and writes it inline, or saves it
 // whole to the requested file.
-func writeSnapshot(ctx context.Context, b *strings.Builder, page *browser.Page, req *snapshotRequest) error {
-	snap, err := page.Snapshots().Snapshot(ctx, req.verbose)
+func writeSnapshot(ctx context.Context, c *Call, b *strings.Builder, req *snapshotRequest) error {
+	snap, err := c.Page.Snapshots().Snapshot(ctx, req.verbose)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func writeSnapshot(ctx context.Context, b *strings.Builder, page *browser.Page, 
 		if err != nil {
 			return err
 		}
-		if err := writeFile(req.filePath, []byte(text)); err != nil {
+		if err := c.writeFile(ctx, "filePath", req.filePath, []byte(text)); err != nil {
 			return err
 		}
 		fmt.Fprintf(b, "Saved snapshot to %s.\n", req.filePath)
@@ -138,20 +138,6 @@ func writeSnapshot(ctx context.Context, b *strings.Builder, page *browser.Page, 
 		b.WriteByte('\n')
 	}
 	return nil
-}
-
-// writeFile creates or replaces path with data, readable only by the user,
-// never through a symlink.
-func writeFile(path string, data []byte) error {
-	f, err := createFile(path)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("save to %s: %w", path, err)
-	}
-	return f.Close()
 }
 
 // writePages writes one line per open page: "id: title (url)", marking the

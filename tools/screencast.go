@@ -59,24 +59,19 @@ func screencastStart(ctx context.Context, c *Call, args *screencastStartArgs) er
 		}
 		format = ext[1:]
 	}
-	path, tmpDir := args.FilePath, ""
-	if path == "" {
-		dir, err := os.MkdirTemp("", "devtools-mcp-")
-		if err != nil {
-			return fmt.Errorf("create a directory for the recording: %w", err)
-		}
-		path, tmpDir = filepath.Join(dir, "screencast.mp4"), dir
+	dir, stem, tmpDir, err := screencastPlace(ctx, c, args.FilePath)
+	if err != nil {
+		return err
 	}
-	base := strings.TrimSuffix(path, filepath.Ext(path))
+	defer dir.close()
+	// The recorder picks the extension: the file is made in the checked
+	// directory, through its handle, so the name it makes stays there.
 	create := func(ext string) (*os.File, error) {
-		name := base + ext
-		if tmpDir == "" {
-			// The recorder picks the extension: check the path it makes.
-			if _, err := c.Server.paths.check(ctx, "filePath", name); err != nil {
-				return nil, err
-			}
+		p, err := dir.child(stem + ext)
+		if err != nil {
+			return nil, err
 		}
-		return createFile(name)
+		return p.create()
 	}
 	rec, err := c.Page.Recorder().Start(ctx, browser.RecordOptions{FPS: o.FPS, FFmpeg: o.FFmpeg, FFmpegPath: o.FFmpegPath, Format: format, Create: create})
 	if err != nil {
@@ -95,6 +90,36 @@ func screencastStart(ctx context.Context, c *Call, args *screencastStartArgs) er
 		}
 	}
 	return nil
+}
+
+// screencastPlace returns the directory a recording is saved in and the
+// file's name without its extension: filePath's, or a new temporary
+// directory's (tmpDir) when it is empty.
+func screencastPlace(ctx context.Context, c *Call, filePath string) (dir *place, stem, tmpDir string, err error) {
+	if filePath == "" {
+		tmpDir, err := os.MkdirTemp("", "devtools-mcp-")
+		if err != nil {
+			return nil, "", "", fmt.Errorf("create a directory for the recording: %w", err)
+		}
+		dir, err := newDirPlace(tmpDir)
+		if err != nil {
+			os.RemoveAll(tmpDir)
+			return nil, "", "", fmt.Errorf("create a directory for the recording: %w", err)
+		}
+		return dir, "screencast", tmpDir, nil
+	}
+	file, err := c.place(ctx, "filePath", filePath)
+	if err != nil {
+		return nil, "", "", err
+	}
+	parent, err := file.parent()
+	if err != nil {
+		file.close()
+		return nil, "", "", err
+	}
+	parent.owner = true // the file's place is dropped, its handle kept
+	name := filepath.Base(file.rel)
+	return parent, strings.TrimSuffix(name, filepath.Ext(name)), "", nil
 }
 
 // ffmpegExtension returns the container for path's extension, matched

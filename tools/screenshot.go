@@ -71,7 +71,7 @@ func takeScreenshot(ctx context.Context, c *Call, args *takeScreenshotArgs) erro
 	switch {
 	case args.FilePath != "":
 		path := withExtension(args.FilePath, o.Format)
-		if err := writeFile(path, data); err != nil {
+		if err := c.writeFile(ctx, "filePath", path, data); err != nil {
 			return err
 		}
 		c.Resp.Linef("Saved screenshot to %s.", path)

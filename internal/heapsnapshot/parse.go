@@ -90,6 +90,13 @@ func Open(ctx context.Context, path string) (*Snapshot, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return OpenFile(ctx, f)
+}
+
+// OpenFile loads the heap snapshot in the open file f, as Open does; the
+// caller closes f.
+func OpenFile(ctx context.Context, f *os.File) (*Snapshot, error) {
+	path := f.Name()
 	br := bufio.NewReaderSize(f, 1<<20)
 	var r io.Reader = br
 	var size int64
