@@ -148,11 +148,17 @@ func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
 	return slog.New(jsonrpc.LogHandler(h, "devtools-mcp")), closeFn, nil
 }
 
+// discoverInstructions is the short guide server/discover (MCP
+// 2026-07-28) gives a client for its model; initialize sends none, as the
+// reference does.
+const discoverInstructions = "Drives a Chrome browser through the DevTools protocol. Open pages with new_page or navigate_page, read them with take_snapshot (its uids name elements), act with click, fill and press_key on those uids, and debug with the console, network and performance tools. Pass pageId to keep to your own pages when the server is shared, and isolatedContext to new_page for pages that share no cookies or storage with others. Files are read and written only inside the configured --workspace or --filesystemRoot directories, else the temp directory."
+
 // mcpOptions configure the MCP server of stdio and daemon mode alike
 // (each adds its logger). Once a client has initialized, the browser starts
 // in the background (warmBrowser).
 func mcpOptions(cfg *Config, a *app) []jsonrpc.Option {
 	return []jsonrpc.Option{
+		jsonrpc.WithDiscoverInstructions(discoverInstructions),
 		jsonrpc.WithNotificationHandler("notifications/initialized", func(ctx context.Context, _ json.RawMessage) {
 			clientInitialized(ctx, cfg, a.log)
 			a.warmBrowser(cfg)

@@ -172,7 +172,7 @@ func (c *conn) handleRequest(msg *incoming, rt route) {
 		c.respond(rt, msg.id, result, rerr)
 	}
 	switch msg.method {
-	case "tools/call", "tools/list":
+	case "tools/call", "tools/list", "subscriptions/listen":
 		go run()
 	default:
 		run()

@@ -16,6 +16,11 @@
 //   - handler (methods.go, mcp.go): the built-in MCP methods (initialize,
 //     ping, tools/list, tools/call, logging/setLevel) and the [Handler]
 //     that supplies the tools;
+//   - MCP 2026-07-28, the stateless revision (modern.go, mrtr.go,
+//     listen.go): a request whose _meta names that version is served
+//     without initialize, in a Session of its own built from its _meta;
+//     server/discover, resultType and cache hints on results, elicitation
+//     as a multi round-trip request, subscriptions/listen;
 //   - Streamable HTTP (http.go, httpsession.go, sse.go, httpcheck.go): one
 //     conn per Mcp-Session-Id, fed one POSTed message at a time; each
 //     request carries a route in its context, so its response and what

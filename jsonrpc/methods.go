@@ -20,9 +20,23 @@ func (c *conn) dispatch(ctx context.Context, msg *incoming) (result any, rerr *E
 			rerr = errorf(CodeInternalError, "internal error: the server panicked while handling %s: %v", msg.method, p)
 		}
 	}()
+	// An initialize starts the legacy session whatever its _meta says;
+	// any other request carrying MCP 2026-07-28 _meta is served statelessly.
+	if msg.method != "initialize" {
+		meta, rerr := modernMeta(msg.method, msg.params)
+		if rerr != nil {
+			return nil, rerr
+		}
+		if meta != nil {
+			return c.dispatchModern(ctx, msg, meta)
+		}
+	}
 	switch msg.method {
 	case "initialize":
 		return c.initialize(msg.params)
+	case "server/discover":
+		return nil, errorf(CodeInvalidParams, "invalid params for server/discover: _meta must carry %q (%s) and %q, as MCP %s requires on every request",
+			metaProtocolVersion, ModernProtocolVersion, metaClientCapabilities, ModernProtocolVersion)
 	case "ping":
 		return struct{}{}, nil
 	case "tools/list":
@@ -184,6 +198,10 @@ func (c *conn) callTool(ctx context.Context, params json.RawMessage) (any, *Erro
 	}
 	res, err := c.runTool(ctx, name, args)
 	if err != nil {
+		var ir *InputRequiredError
+		if errors.As(err, &ir) && SessionFrom(ctx).modern == ir.rt {
+			return ir.result(), nil
+		}
 		var rpcErr *Error
 		if errors.As(err, &rpcErr) {
 			return nil, rpcErr

@@ -2,6 +2,7 @@ package jsonrpc
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -26,6 +27,13 @@ func WithLogger(l *slog.Logger) Option {
 // is omitted when empty.
 func WithInstructions(instructions string) Option {
 	return func(s *Server) { s.instructions = instructions }
+}
+
+// WithDiscoverInstructions sets the "instructions" of the server/discover
+// result (MCP 2026-07-28) when they should differ from WithInstructions',
+// which the initialize result keeps.
+func WithDiscoverInstructions(instructions string) Option {
+	return func(s *Server) { s.discoverInstructions = instructions }
 }
 
 // WithMaxLineSize sets the largest message, in bytes, that Serve accepts.
@@ -65,8 +73,11 @@ type Server struct {
 	handler      Handler
 	logger       *slog.Logger
 	instructions string
-	maxLine      int
-	onNotify     map[string]NotificationHandler
+	// discoverInstructions, when set, replace instructions in server/discover.
+	discoverInstructions string
+	maxLine              int
+	onNotify             map[string]NotificationHandler
+	secret               []byte // keys the requestState of multi round-trip requests
 }
 
 // NewServer returns a server that introduces itself as info and serves
@@ -81,7 +92,9 @@ func NewServer(info ServerInfo, h Handler, opts ...Option) *Server {
 		logger:   slog.New(slog.DiscardHandler),
 		maxLine:  DefaultMaxLineSize,
 		onNotify: make(map[string]NotificationHandler),
+		secret:   make([]byte, 32),
 	}
+	_, _ = rand.Read(s.secret) // never fails (crypto/rand)
 	for _, opt := range opts {
 		opt(s)
 	}

@@ -39,6 +39,10 @@ type Session struct {
 	roots      []Root
 	rootsValid bool
 	rootsGen   uint64 // bumped by every change, so a stale answer is not kept
+
+	// modern is set in the Session of one MCP 2026-07-28 request (see
+	// conn.modernSession): it has no roots and elicits by multi round-trip.
+	modern *roundTrip
 }
 
 // ErrSessionClosed is returned by a Session's requests when the session has
@@ -195,7 +199,9 @@ type Root struct {
 // the "roots" capability gets a *CapabilityError; a failed request is
 // returned and not remembered, so the next call asks again.
 func (ss *Session) Roots(ctx context.Context) ([]Root, error) {
-	if !ss.HasCapability("roots") {
+	// MCP 2026-07-28 deprecates roots and has no server-to-client
+	// requests: a 2026-07-28 client is never sent roots/list.
+	if ss.modern != nil || !ss.HasCapability("roots") {
 		return nil, &CapabilityError{Capability: "roots"}
 	}
 	select {
@@ -251,7 +257,17 @@ const emptySchema = `{"type":"object","properties":{}}`
 // in; nil asks for none, which makes it a confirmation. A client without
 // the "elicitation" capability for forms gets a *CapabilityError (one that
 // declared only URL mode, too: this server asks only in forms).
+//
+// In an MCP 2026-07-28 request the question travels as a multi
+// round-trip request instead (see mrtr.go): Elicit returns the answer
+// when the client's retry carries it, and otherwise an
+// *InputRequiredError, or an *Error with
+// CodeMissingRequiredClientCapability when the client cannot show forms,
+// which the Handler passes up (see PassUp).
 func (ss *Session) Elicit(ctx context.Context, message string, requestedSchema any) (*ElicitResult, error) {
+	if ss.modern != nil {
+		return ss.modern.elicit(ss, message, requestedSchema)
+	}
 	if !ss.elicitsForms() {
 		return nil, &CapabilityError{Capability: "elicitation.form"}
 	}

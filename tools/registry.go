@@ -499,6 +499,12 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	unlock := func() {}
 	defer func() { unlock() }()
 	if err := s.run(ctx, t, c, parsed, &unlock); err != nil {
+		// An MCP 2026-07-28 confirmation still unanswered (input_required),
+		// or one the client cannot show, is the protocol's answer, not
+		// the tool's: the call has not acted.
+		if jsonrpc.PassUp(err) {
+			return nil, err
+		}
 		if errors.Is(err, browser.ErrBrowserGone) {
 			err = fmt.Errorf("%w. %s", err, relaunchHint(c.attached()))
 		}
