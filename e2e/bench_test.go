@@ -388,7 +388,7 @@ func BenchmarkFirstCall(b *testing.B) {
 		cmd := serverCommand(headless...)
 		client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, legacySession)
 		if err != nil {
 			b.Fatal(err)
 		}

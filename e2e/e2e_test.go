@@ -87,16 +87,30 @@ func startServerWith(t testing.TB, client *mcp.Client, args ...string) *server {
 	return startCommand(t, client, serverCommand(args...))
 }
 
+// legacySession pins a client to MCP 2025-11-25: the Go SDK would
+// otherwise probe with server/discover and speak the stateless 2026-07-28
+// with a server that answers it, as this one does. The tests are written
+// for 2025-era clients, which the server must keep serving unchanged;
+// modern_test.go and sdk2026_test.go cover 2026-07-28.
+var legacySession = &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}
+
 // startCommand connects client to the server that cmd starts (the binary,
-// or a launcher such as npx that runs it).
+// or a launcher such as npx that runs it), as a 2025-era client.
 func startCommand(t testing.TB, client *mcp.Client, cmd *exec.Cmd) *server {
+	t.Helper()
+	return startCommandWith(t, client, cmd, legacySession)
+}
+
+// startCommandWith is startCommand with the client's session options (nil:
+// the newest protocol the SDK speaks).
+func startCommandWith(t testing.TB, client *mcp.Client, cmd *exec.Cmd, opts *mcp.ClientSessionOptions) *server {
 	t.Helper()
 	args := cmd.Args[1:]
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, opts)
 	if err != nil {
 		t.Fatalf("connect to devtools-mcp %v: %v", args, err)
 	}

@@ -36,7 +36,7 @@ func startFlagServer(t testing.TB, env []string, args ...string) *server {
 	client := mcp.NewClient(&mcp.Implementation{Name: "flags", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, legacySession)
 	if err != nil {
 		t.Fatalf("connect to devtools-mcp %v: %v; stderr:\n%s", args, err, stderr.String())
 	}

@@ -75,7 +75,7 @@ func (hs *httpServer) connect() *server {
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.url, MaxRetries: -1}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.url, MaxRetries: -1}, legacySession)
 	if err != nil {
 		hs.t.Fatalf("connect to %s: %v", hs.url, err)
 	}

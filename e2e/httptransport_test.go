@@ -83,7 +83,7 @@ func TestStreamableHTTPWithTheOfficialSDK(t *testing.T) {
 	client.AddRoots(&mcp.Root{URI: "file:///work"})
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: -1}, legacySession)
 	if err != nil {
 		t.Fatal(err)
 	}

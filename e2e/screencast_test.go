@@ -332,7 +332,7 @@ func startServerEnv(t testing.TB, env []string, args ...string) *server {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, legacySession)
 	if err != nil {
 		t.Fatalf("connect to devtools-mcp %v: %v", args, err)
 	}
