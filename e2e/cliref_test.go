@@ -125,7 +125,7 @@ var exampleWant = map[string][]string{
 
 	"take_snapshot 1": {"## Latest page snapshot", "RootWebArea", `button "Go"`},
 	"click 1 id":      {"Successfully clicked on the element."},
-	"click 1 id --dblClick true --includeSnapshot true": {"Successfully double clicked on the element.", "## Latest page snapshot", `StaticText "clicked 3"`},
+	"click 1 id --dblClick true --includeSnapshot true": {"Successfully double clicked on the element.", "## Latest page snapshot", `"clicked 3"`},
 	"drag 1 src dst":                                   {"Successfully dragged the element."},
 	"drag 1 src dst --includeSnapshot true":            {"Successfully dragged the element.", "## Latest page snapshot"},
 	"fill 1 id text":                                   {"Successfully filled out the element."},
@@ -139,7 +139,7 @@ var exampleWant = map[string][]string{
 	"type_text 1 hello":                                {"Typed 5 characters."},
 	"type_text 1 hello --submitKey Enter":              {"Typed 5 characters."},
 	"upload_file 1 id file.txt":                        {"Uploaded 1 file(s)."},
-	"upload_file 1 id file.txt --includeSnapshot true": {"Uploaded 1 file(s).", `StaticText "uploaded file.txt"`},
+	"upload_file 1 id file.txt --includeSnapshot true": {"Uploaded 1 file(s).", `"uploaded file.txt"`},
 
 	"emulate 1 --networkConditions Offline":             {"Emulating network conditions: Offline"},
 	"emulate 1 --cpuThrottlingRate 4 --geolocation 0,0": {"Emulating CPU throttling: 4x", "Emulating geolocation: latitude=0, longitude=0"},

@@ -241,7 +241,7 @@ func TestWaitFor(t *testing.T) {
 	s.ok("navigate_page", map[string]any{"url": site.URL})
 	// The snapshot after the text is found gives the agent its uids.
 	mustContain(t, s.ok("wait_for", map[string]any{"text": []string{"nope", "Ready now"}, "timeout": 5000}), `"Ready now"`,
-		"## Latest page snapshot", `StaticText "Ready now"`)
+		"## Latest page snapshot", `"Ready now"`)
 	out := s.fails("wait_for", map[string]any{"text": []string{"never", "also never"}, "timeout": 300})
 	mustContain(t, out, `Timed out after waiting 300ms: none of ["never" "also never"] appeared on the page.`)
 }

@@ -37,9 +37,9 @@ func TestActionsWaitForEffectsThatStartLate(t *testing.T) {
 	snap := s.ok("take_snapshot", nil)
 
 	out := s.ok("click", map[string]any{"uid": uidOf(t, snap, `button "Fetch later"`), "includeSnapshot": true})
-	mustContain(t, out, `StaticText "fetched late"`)
+	mustContain(t, out, `"fetched late"`)
 	out = s.ok("click", map[string]any{"uid": uidOf(t, snap, `button "Change soon"`), "includeSnapshot": true})
-	mustContain(t, out, `StaticText "changed soon after"`)
+	mustContain(t, out, `"changed soon after"`)
 
 	s.eval(`() => { setTimeout(() => fetch('/slow?text=script+').then(r => r.text()).then(t => out.textContent = t), 30); return 1; }`)
 	if got := s.eval("() => out.textContent", "waitForStableDom", false); got != `"script fetched late"` {

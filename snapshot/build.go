@@ -19,9 +19,10 @@ import (
 //
 //   - InlineTextBox nodes are always left out, also in verbose snapshots: they
 //     repeat their StaticText parent's text and have no DOM node of their own.
-//   - A StaticText is left out of a non-verbose snapshot when the nearest kept
-//     node above it is focusable (or a control) and its name already contains
-//     the text, as for the text of a link.
+//   - The children of a named node are left out of a non-verbose snapshot
+//     when they are all StaticText leaves that together spell its name
+//     (whitespace aside), as for the text of a link or a table cell: the
+//     reference prints the same lines, it only skips them when formatting.
 //   - The tree is built from childIds with every node placed at most once
 //     (first parent wins, cycles cut); nodes not reachable from the first
 //     node are left out.
@@ -86,7 +87,7 @@ func build(root *Frame, verbose bool) (*Node, int) {
 		b.items[top].keep = true // the page itself, whatever Chromium says
 	}
 	b.used = make(map[Key]bool, len(b.items))
-	nodes := b.serialize(top, nil, nil)
+	nodes := b.serialize(top, nil)
 	return nodes[0], b.count
 }
 
@@ -431,42 +432,80 @@ func (b *builder) collect(i int32, insideControl bool) {
 }
 
 // serialize returns the nodes i stands for: itself with its kept
-// descendants, or, when it is not kept, its kept descendants lifted. kept is
-// the nearest kept ancestor (nil at the top).
-func (b *builder) serialize(i int32, kept *Node, dst []*Node) []*Node {
+// descendants, or, when it is not kept, its kept descendants lifted.
+func (b *builder) serialize(i int32, dst []*Node) []*Node {
 	it := &b.items[i]
 	if !b.verbose && !it.keep {
 		for _, c := range it.children {
-			dst = b.serialize(c, kept, dst)
+			dst = b.serialize(c, dst)
 		}
 		for _, g := range it.grafts {
-			dst = b.serialize(g, kept, dst)
+			dst = b.serialize(g, dst)
 		}
-		return dst
-	}
-	if !b.verbose && it.role == "StaticText" && kept != nil && repeatsParent(it, kept) {
 		return dst
 	}
 	n := b.node(it)
 	var kids []*Node
 	for _, c := range it.children {
-		kids = b.serialize(c, n, kids)
+		kids = b.serialize(c, kids)
 	}
 	for _, g := range it.grafts {
-		kids = b.serialize(g, n, kids)
+		kids = b.serialize(g, kids)
+	}
+	if !b.verbose && spellsName(n.Name, kids) {
+		for _, k := range kids {
+			delete(b.used, k.ident)
+		}
+		b.count -= len(kids)
+		kids = nil
 	}
 	n.Children = kids
 	return append(dst, n)
 }
 
-// repeatsParent tells whether the StaticText it only repeats part of the
-// name of kept, its nearest kept ancestor, when that is focusable or a
-// control (the text of a link, say).
-func repeatsParent(it *item, kept *Node) bool {
-	if !kept.focusable {
+// spellsName tells whether kids, the kept children of a node named name,
+// only repeat that name: all of them text leaves whose texts, joined, are
+// the name once whitespace is taken out. The reference prints the node
+// without them (the text of a link, a button, a cell).
+func spellsName(name string, kids []*Node) bool {
+	if name == "" || len(kids) == 0 {
 		return false
 	}
-	return strings.Contains(kept.Name, strings.TrimSpace(it.name))
+	rest := withoutSpace(name)
+	for _, k := range kids {
+		if k.Role != "StaticText" || len(k.Children) != 0 {
+			return false
+		}
+		t := withoutSpace(k.Name)
+		if !strings.HasPrefix(rest, t) {
+			return false
+		}
+		rest = rest[len(t):]
+	}
+	return rest == ""
+}
+
+// withoutSpace is s without its whitespace, as JavaScript's /\s+/g matches
+// it (Unicode spaces, line terminators and the byte order mark included).
+func withoutSpace(s string) string {
+	if !strings.ContainsFunc(s, isJSSpace) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isJSSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// isJSSpace is JavaScript's \s: WhiteSpace and LineTerminator.
+func isJSSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
 }
 
 // node makes the Node of it (without uid and children), with its key and
@@ -492,7 +531,6 @@ func (b *builder) node(it *item) *Node {
 	}
 	b.used[ident] = true
 	n.ident = ident
-	n.focusable = it.focusable || isControl(it.role)
 	n.Props = b.props(it)
 	if it.password && n.Name != "" && it.role != "textbox" {
 		// The text inside a password input.
@@ -583,10 +621,6 @@ func (b *builder) props(it *item) []Prop {
 			}
 		}
 	}
-	// An option's AX node has no value: the reference server shows its text.
-	if it.role == "option" && it.name != "" {
-		set(kv{"value", it.name, true})
-	}
 	if len(raw) == 0 {
 		return nil
 	}
@@ -605,7 +639,7 @@ func (b *builder) props(it *item) []Prop {
 			if p.name == "focused" && it.role == "RootWebArea" {
 				continue
 			}
-			if able := ableOf[p.name]; able != "" {
+			if able := ableOf[p.name]; able != "" && (able != "selectable" || it.role != "option") {
 				out = append(out, Prop{Name: able, Bool: true})
 			}
 			if p.truth {

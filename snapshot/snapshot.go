@@ -13,34 +13,38 @@
 //	uid=1_0 RootWebArea "Probe form" url="http://127.0.0.1:8080/form.html"
 //	  uid=1_1 heading "Sign in" level="1"
 //	  uid=1_2 form
-//	    uid=1_3 StaticText "Username"
+//	    uid=1_3 "Username"
 //	    uid=1_4 textbox "Username" value="alice"
 //	    uid=1_6 textbox "Password" value="••••"
 //	    uid=1_7 checkbox "Remember me" checked
 //	    uid=1_9 combobox "Color" expandable haspopup="menu" value="Green"
-//	      uid=1_11 option "Green" selectable selected value="Green"
+//	      uid=1_11 option "Green" selected
 //	    uid=1_19 button "Log in" focusable focused
 //	  uid=1_21 link "Big page" url="http://127.0.0.1:8080/big.html"
 //
-// One line per node, indented two spaces per level: the uid, the role ("none"
-// is printed as "ignored"), the name in double quotes when there is one, then
-// the properties sorted by name, boolean ones as bare words and the others as
+// One node per line, indented two spaces per level, in the reference
+// server's shape (which agents and skills parse): the uid, the role (left
+// out for StaticText, whose line is just its text; "none" is printed as
+// "ignored"), the name in double quotes when there is one, then the
+// properties sorted by name, boolean ones as bare words and the others as
 // key="value". As in the reference server, a node that has the property
 // disabled, expanded, focused or selected at all (true or false) also prints
 // disableable, expandable, focusable or selectable, just before it, and the
-// property itself only when true; an option shows its text as its value; a
-// RootWebArea never says focused. Quotes inside names and values are printed
-// as they are (as the reference does); newlines and carriage returns are
-// written as \n and \r so that a node is always one line. Password values
-// are replaced by a fixed "••••", whatever their length.
+// property itself only when true, except that an option never says
+// selectable (nor its own text as its value); a RootWebArea never says
+// focused. Names and values are printed as they are, quotes and line breaks
+// included (as the reference does: a name with a line break goes on over
+// the next line). The children of a named node are not printed when they
+// are only text that spells its name (the text of a link, a button, a
+// cell). Password values are replaced by a fixed "••••", whatever their
+// length.
 //
 // Where the output differs from the reference server: InlineTextBox nodes
-// are never shown (they repeat their StaticText parent and have no DOM node);
-// a StaticText whose nearest shown ancestor is focusable and already names
-// it (the text of a link) is not repeated under it; malformed trees (cycles,
-// repeated or unknown ids) are cut rather than looped over; a node is tracked
-// by its DOM node, so uids survive across snapshots (the reference forgets a
-// uid as soon as one snapshot lacks its node).
+// are never shown (they repeat their StaticText parent and have no DOM
+// node); malformed trees (cycles, repeated or unknown ids) are cut rather
+// than looped over; a node is tracked by its DOM node, so uids survive
+// across snapshots (the reference forgets a uid as soon as one snapshot
+// lacks its node).
 //
 // The package is pure Go: it needs no browser, and imports package cdp for
 // its types only.
@@ -136,8 +140,7 @@ type Node struct {
 	// documents come last under their <iframe> node.
 	Children []*Node
 
-	ident     Key  // what the uid is tracked by (Key, or a synthetic key for duplicates)
-	focusable bool // focusable or a control, for leaving out repeated text
+	ident Key // what the uid is tracked by (Key, or a synthetic key for duplicates)
 }
 
 // Prop is one property of a node. Bool props print as the bare name (and are
@@ -236,17 +239,17 @@ func writeLine(b *strings.Builder, n *Node, depth int) {
 	}
 	b.WriteString("uid=")
 	b.WriteString(n.UID)
-	if n.Role != "" {
+	if n.Role != "" && n.Role != "StaticText" {
 		b.WriteByte(' ')
 		if n.Role == "none" {
 			b.WriteString("ignored")
 		} else {
-			writeEscaped(b, n.Role)
+			b.WriteString(n.Role)
 		}
 	}
 	if n.Name != "" {
 		b.WriteString(` "`)
-		writeEscaped(b, n.Name)
+		b.WriteString(n.Name)
 		b.WriteByte('"')
 	}
 	for _, p := range n.Props {
@@ -254,29 +257,11 @@ func writeLine(b *strings.Builder, n *Node, depth int) {
 		b.WriteString(p.Name)
 		if !p.Bool {
 			b.WriteString(`="`)
-			writeEscaped(b, p.Value)
+			b.WriteString(p.Value)
 			b.WriteByte('"')
 		}
 	}
 	b.WriteByte('\n')
-}
-
-// writeEscaped writes s with line breaks escaped, so a node stays one line.
-func writeEscaped(b *strings.Builder, s string) {
-	if !strings.ContainsAny(s, "\n\r") {
-		b.WriteString(s)
-		return
-	}
-	for _, r := range s {
-		switch r {
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			b.WriteRune(r)
-		}
-	}
 }
 
 // lineItem is a node with its place in the text, while formatting.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -74,7 +75,7 @@ var hostPort = regexp.MustCompile(`//(127\.0\.0\.1|localhost):\d+/`)
 func normalize(s string) string { return hostPort.ReplaceAllString(s, "//$1:PORT/") }
 
 // lineRE is the shape of every snapshot line.
-var lineRE = regexp.MustCompile(`^(  )*uid=\d+_\d+ \S+( "[^"\n]*")?( [a-z]+(="[^"\n]*")?)*$`)
+var lineRE = regexp.MustCompile(`^(  )*uid=\d+_\d+( [^ "]+)?( "[^"\n]*")?( [a-z]+(="[^"\n]*")?)*$`)
 
 // find returns the first node (preorder) with the role and name.
 func find(s *Snapshot, role, name string) *Node {
@@ -100,22 +101,22 @@ func walk(n *Node, fn func(*Node)) {
 const wantForm = `uid=1_0 RootWebArea "Probe form" url="http://127.0.0.1:PORT/form.html"
   uid=1_1 heading "Sign in" level="1"
   uid=1_2 form
-    uid=1_3 StaticText "Username"
+    uid=1_3 "Username"
     uid=1_4 textbox "Username" value="alice"
-    uid=1_5 StaticText "Password"
+    uid=1_5 "Password"
     uid=1_6 textbox "Password" value="••••"
     uid=1_7 checkbox "Remember me" checked
-    uid=1_8 StaticText "Color"
+    uid=1_8 "Color"
     uid=1_9 combobox "Color" expandable haspopup="menu" value="Green"
-      uid=1_10 option "Red" selectable value="Red"
-      uid=1_11 option "Green" selectable selected value="Green"
-      uid=1_12 option "Blue" selectable value="Blue"
-    uid=1_13 StaticText "Bio"
+      uid=1_10 option "Red"
+      uid=1_11 option "Green" selected
+      uid=1_12 option "Blue"
+    uid=1_13 "Bio"
     uid=1_14 textbox "Bio" multiline value="Hello there"
-    uid=1_15 StaticText "Plan"
+    uid=1_15 "Plan"
     uid=1_16 radio "Free" checked
     uid=1_17 radio "Pro"
-    uid=1_18 StaticText "We never share your data."
+    uid=1_18 "We never share your data."
     uid=1_19 button "Log in" focusable focused
     uid=1_20 button "Delete account" disableable disabled
   uid=1_21 link "Big page" url="http://127.0.0.1:PORT/big.html"
@@ -138,7 +139,7 @@ func TestFormSnapshot(t *testing.T) {
 		`textbox "Password" value="••••"`,
 		`checkbox "Remember me" checked`,
 		`combobox "Color" expandable haspopup="menu" value="Green"`,
-		`option "Green" selectable selected value="Green"`,
+		`option "Green" selected`,
 		`radio "Free" checked`,
 		`button "Log in" focusable focused`,
 		`button "Delete account" disableable disabled`,
@@ -155,7 +156,7 @@ func TestFormSnapshot(t *testing.T) {
 	}
 	// The link's own text is not repeated under it; unchecked controls
 	// say nothing about it.
-	if strings.Contains(got, `StaticText "Big page"`) || strings.Contains(got, "InlineTextBox") {
+	if regexp.MustCompile(`(?m)^ *uid=\S+ "Big page"$`).MatchString(got) || strings.Contains(got, "InlineTextBox") {
 		t.Errorf("repeated link text or inline text boxes in:\n%s", got)
 	}
 	if strings.Contains(got, `radio "Pro" checked`) {
@@ -239,11 +240,11 @@ func TestFramesAndShadowDOM(t *testing.T) {
 	for _, c := range []struct{ parent, child string }{
 		{`Iframe "Same origin"`, `RootWebArea "Inner" url="http://127.0.0.1:PORT/inner.html"`},
 		{`Iframe "Same origin"`, `button "Inner button"`},
-		{`Iframe "Same origin"`, `StaticText "Inner text"`},
+		{`Iframe "Same origin"`, `"Inner text"`},
 		{`Iframe "Cross site"`, `RootWebArea "Cross" url="http://localhost:PORT/cross.html"`},
 		{`Iframe "Cross site"`, `link "Cross link" url="http://localhost:PORT/x"`},
 		{`RootWebArea "Frames"`, `button "Shadow button"`},
-		{`RootWebArea "Frames"`, `StaticText "Shadow text"`},
+		{`RootWebArea "Frames"`, `"Shadow text"`},
 	} {
 		if !under(out, c.parent, c.child) {
 			t.Errorf("%s is not under %s", c.child, c.parent)
@@ -459,7 +460,7 @@ func TestVerbose(t *testing.T) {
 		t.Fatalf("verbose has %d nodes, default %d", full.Count(), brief.Count())
 	}
 	out := format(t, full, Options{})
-	for _, want := range []string{" ignored\n", " generic\n", " paragraph\n", " LabelText\n", ` StaticText "Big page"`, " MenuListPopup\n"} {
+	for _, want := range []string{" ignored\n", " generic\n", " paragraph\n", " LabelText\n", " \"Big page\"\n", " MenuListPopup\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("verbose snapshot lacks %q", want)
 		}
@@ -633,7 +634,8 @@ func TestPropertyRules(t *testing.T) {
 	want := `uid=1_0 RootWebArea "P"
   uid=1_1 checkbox "Mixed" checked="mixed" disableable required
   uid=1_2 slider "Volume" orientation="horizontal" value="50" valuemax="100" valuemin="0"
-  uid=1_3 textbox "Notes" description="Say something" invalid="spelling" value="line 1\nline "2""
+  uid=1_3 textbox "Notes" description="Say something" invalid="spelling" value="line 1
+line "2""
   uid=1_4 button "Menu" expandable expanded haspopup="menu" pressed
 `
 	if out != want {
@@ -661,7 +663,7 @@ func TestVersionNeutralNames(t *testing.T) {
 	want := "uid=1_0 RootWebArea \"P\"\n" +
 		"  uid=1_1 textbox \"Username\"\n" +
 		"  uid=1_2 checkbox \"Remember\tme\"\n" +
-		"  uid=1_3 StaticText \"Read the \"\n" +
+		"  uid=1_3 \"Read the \"\n" +
 		"  uid=1_4 button \"\u00a0Keep\u00a0\"\n" +
 		"  uid=1_5 slider \"Vol\" value=\"0.5\" valuemax=\"1\" valuemin=\"0\" valuetext=\"0.5\"\n"
 	if out != want {
@@ -791,4 +793,54 @@ func BenchmarkFormat(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e6/float64(b.N), "ms/format")
+}
+
+// TestTextThatSpellsItsParent checks which text lines are left out as
+// repeating their parent, as the reference does: only the children of a
+// named node that are all text and spell its name. Text that also occurs in
+// the page's title, whitespace between links, and text that only partly
+// repeats a link's name are kept; a cell is not interesting, its text is.
+func TestTextThatSpellsItsParent(t *testing.T) {
+	text := func(id, name string) cdp.AXNode {
+		n, _ := strconv.Atoi(id)
+		return cdp.AXNode{NodeID: id, Role: axv(`"StaticText"`), Name: axv(strconv.Quote(name)), BackendDOMNodeID: n}
+	}
+	focusable := []cdp.AXProperty{{Name: "focusable", Value: cdp.AXValue{Value: json.RawMessage("true")}}}
+	f := &Frame{Scope: "s", Nodes: []cdp.AXNode{
+		{NodeID: "1", Role: axv(`"RootWebArea"`), Name: axv(`"9.4. String Functions"`), ChildIDs: []string{"2", "3", "4", "5", "6", "8", "11", "13"}, BackendDOMNodeID: 1, Properties: focusable},
+		text("2", "9.4. String Functions"),
+		{NodeID: "3", Role: axv(`"link"`), Name: axv(`"Prev"`), ChildIDs: []string{"30"}, BackendDOMNodeID: 3, Properties: focusable},
+		text("4", " "),
+		{NodeID: "5", Role: axv(`"link"`), Name: axv(`"Next"`), ChildIDs: []string{"50"}, BackendDOMNodeID: 5, Properties: focusable},
+		text("6", "String"),
+		{NodeID: "8", Role: axv(`"link"`), Name: axv(`"Read more  about it"`), ChildIDs: []string{"9", "10"}, BackendDOMNodeID: 8, Properties: focusable},
+		text("9", "Read more"),
+		text("10", " about\nit"),
+		{NodeID: "11", Role: axv(`"link"`), Name: axv(`"Go home"`), ChildIDs: []string{"12"}, BackendDOMNodeID: 11, Properties: focusable},
+		text("12", "Go"),
+		{NodeID: "13", Role: axv(`"cell"`), Name: axv(`"42"`), ChildIDs: []string{"14"}, BackendDOMNodeID: 13},
+		text("14", "42"),
+		text("30", "Prev"),
+		text("50", "Next"),
+	}}
+	out := format(t, NewTracker().Take(f, false), Options{})
+	want := `uid=1_0 RootWebArea "9.4. String Functions"
+  uid=1_1 "9.4. String Functions"
+  uid=1_2 link "Prev"
+  uid=1_4 " "
+  uid=1_5 link "Next"
+  uid=1_7 "String"
+  uid=1_8 link "Read more  about it"
+  uid=1_11 link "Go home"
+    uid=1_12 "Go"
+  uid=1_14 "42"
+`
+	if normalizeUIDs(out) != normalizeUIDs(want) {
+		t.Errorf("got:\n%s\nwant (uids aside):\n%s", out, want)
+	}
+}
+
+// normalizeUIDs drops the uids of a snapshot text.
+func normalizeUIDs(s string) string {
+	return regexp.MustCompile(`uid=\S+`).ReplaceAllString(s, "uid")
 }

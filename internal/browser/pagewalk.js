@@ -302,8 +302,9 @@ function (threshold) {
     }
     return false;
   };
-  // Form controls: Chromium drops the spaces next to them.
-  const controls = new Set(['button', 'input', 'select', 'textarea', 'progress', 'meter']);
+  // Form controls and embedded content: Chromium drops the spaces next to
+  // them.
+  const controls = new Set(['button', 'input', 'select', 'textarea', 'progress', 'meter', 'iframe', 'svg', 'canvas', 'embed', 'object', 'video', 'audio']);
   // spaced tells whether the inline content at the edge of n that touches
   // a whitespace text (its last leaf when before it, its first when
   // after) is not a form control.

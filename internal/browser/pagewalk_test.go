@@ -79,7 +79,7 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, err := deep.Format(snapshot.Options{})
-	if err != nil || !strings.Contains(out, `StaticText "Deep down"`) || deep.Root.Key.World != "" {
+	if err != nil || !strings.Contains(out, `"Deep down"`) || deep.Root.Key.World != "" {
 		t.Errorf("deep document (read by script: %v): %v\n%.300s", deep.Root.Key.World != "", err, out)
 	}
 }

@@ -102,14 +102,16 @@ func (sc *Scenario) Dial(ctx context.Context) (cdp.Transport, error) {
 
 // Script adds e to the recording a replayed scenario plays, for a test
 // that needs Chromium to have answered something it did not when recorded
-// (an older version, say). Fakes dialled afterwards play it.
+// (an older version, say). Fakes dialled afterwards play it, before any
+// recorded answer to the same command: a recording made since the command
+// was first sent has that answer too.
 func (sc *Scenario) Script(e Exchange) {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if sc.rec == nil {
 		sc.t.Fatal("cdptest: Script needs a replayed scenario")
 	}
-	sc.rec.Exchanges = append(sc.rec.Exchanges, &e)
+	sc.rec.Exchanges = append([]*Exchange{&e}, sc.rec.Exchanges...)
 }
 
 // Fake returns the fake the latest Dial returned, or nil when recording

@@ -78,7 +78,7 @@ func input() Scenario {
 		{Tool: "take_snapshot", Want: []string{`button "Hovered"`, `button "Double clicked"`, `button "Far clicked" focusable focused`}},
 		{Tool: "drag", Args: `{"from_uid":"{{uid:Item A}}","to_uid":"{{uid:Drop zone}}"}`, Want: []string{"Successfully dragged the element."}},
 		{Tool: "click", Args: `{"uid":"{{uid:Slow}}"}`, Want: []string{"Successfully clicked on the element."}},
-		{Tool: "wait_for", Args: `{"text":["Appeared later"]}`, Want: []string{`Found "Appeared later" on the page.`, "## Latest page snapshot", `StaticText "Appeared later"`}},
+		{Tool: "wait_for", Args: `{"text":["Appeared later"]}`, Want: []string{`Found "Appeared later" on the page.`, "## Latest page snapshot", `"Appeared later"`}},
 		{Tool: "wait_for", Args: `{"text":["Never shown"],"timeout":300}`, Error: true, Want: []string{`Timed out after waiting 300ms: none of ["Never shown"] appeared on the page.`}},
 		{Tool: "wait_for", Args: `{"text":[]}`, Error: true},
 		{Tool: "click", Args: `{"uid":"{{uid:Go to form}}"}`, Want: []string{"Successfully clicked on the element.", "The page navigated to {{site}}/pages/form.html."}},
