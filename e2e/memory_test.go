@@ -188,9 +188,10 @@ func TestHeapSnapshotLeak(t *testing.T) {
 
 	// Whether V8 records scope tables depends on the Chromium under test
 	// (156 does, 150 does not): the expectation comes from the snapshot it
-	// wrote. Without them the tool must say which Chrome it needs.
+	// wrote. Without them the tool finds nothing, as DevTools, and says
+	// which Chrome records them.
 	if !snapshotHasScopes(t, after) {
-		mustContain(t, s.fails("analyze_heapsnapshot_contexts", map[string]any{"filePath": after}), "no scope data", "Chrome 156 does")
+		mustContain(t, s.ok("analyze_heapsnapshot_contexts", map[string]any{"filePath": after}), "No live contexts with dead fields were found", "no scope data", "Chrome 156 does")
 	} else {
 		heapContexts(t, s, after)
 	}
@@ -219,13 +220,14 @@ func snapshotHasScopes(t *testing.T, path string) bool {
 
 // heapContexts checks analyze_heapsnapshot_contexts on the leak page's
 // snapshot: the closure's unused buffer is dead, what live functions read is
-// not.
+// not; the top-level counter, which no function reads, is dead as DevTools
+// says (only a later script could read it).
 func heapContexts(t *testing.T, s *server, after string) {
 	t.Helper()
 	contexts := s.ok("analyze_heapsnapshot_contexts", map[string]any{"filePath": after})
 	t.Logf("analyze_heapsnapshot_contexts:\n%s", contexts)
-	mustContain(t, contexts, "### Scope makeCounter (", "unusedBuffer = @", "Array (object, self 16 B, retained 20.0 kB)")
-	if strings.Contains(contexts, "detachedRows") || strings.Contains(contexts, "count =") || strings.Contains(contexts, "counter =") {
+	mustContain(t, contexts, "### Scope makeCounter (", "unusedBuffer = @", "Array (object, self 16 B, retained 20.0 kB)", "counter = @")
+	if strings.Contains(contexts, "detachedRows") || strings.Contains(contexts, "count =") || strings.Contains(contexts, "handlers =") {
 		t.Errorf("variables live functions read are reported dead:\n%s", contexts)
 	}
 }

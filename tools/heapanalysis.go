@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -341,7 +340,7 @@ func getHeapsnapshotDuplicateStrings(ctx context.Context, c *Call, args *getHeap
 // queryHeapsnapshotObjectsArgs are query_heapsnapshot_objects's arguments.
 type queryHeapsnapshotObjectsArgs struct {
 	FilePath     string  `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-	ClassName    string  `json:"className,omitempty" jsonschema:"Regular expression or text matched against class names, case-insensitive."`
+	ClassName    string  `json:"className,omitempty" jsonschema:"Regular expression or text matched against object names (a constructor, {a, b}, a string's text, <div>), case-insensitive."`
 	PropertyName string  `json:"propertyName,omitempty" jsonschema:"Keep objects with an outgoing reference of this name (property, closure variable, internal field)."`
 	NodeType     string  `json:"nodeType,omitempty" jsonschema:"Keep objects of this V8 type: object, closure, string, array, native, code, ..."`
 	RetainedSize string  `json:"retainedSize,omitempty" jsonschema:"Retained size range, inclusive: 1MB-2MB, -1MB (at most), 1MB- or 1MB (at least)."`
@@ -486,10 +485,12 @@ func analyzeHeapsnapshotContexts(ctx context.Context, c *Call, args *analyzeHeap
 	if err != nil {
 		return err
 	}
-	if !s.HasScopeData() {
-		return errors.New("this snapshot has no scope data: take it with take_heapsnapshot from a recent Chrome (it records scopes and numeric values; Chrome 156 does, Chrome 150 and older do not)")
-	}
 	o := newHeapOutput(c, args.MaxNameLength)
+	if !s.HasScopeData() {
+		c.Resp.Linef("## Closure contexts with dead variables")
+		c.Resp.Linef("No live contexts with dead fields were found: this snapshot has no scope data (take it with take_heapsnapshot from a recent Chrome, which records scopes and numeric values; Chrome 156 does, Chrome 150 and older do not).")
+		return nil
+	}
 	analysis := s.AnalyzeContexts()
 	var scopes []heapsnapshot.ScopeContexts
 	for _, sc := range analysis.Scopes {
@@ -503,7 +504,7 @@ func analyzeHeapsnapshotContexts(ctx context.Context, c *Call, args *analyzeHeap
 	}
 	c.Resp.Linef("## Closure contexts with dead variables")
 	if len(scopes) == 0 {
-		c.Resp.Linef("None found: every variable kept in a closure context can still be read by a live function.")
+		c.Resp.Linef("No live contexts with dead fields were found: every variable kept in a closure context can still be read by a live function.")
 	}
 	write := func(sc heapsnapshot.ScopeContexts, contexts []heapsnapshot.ContextFields) {
 		name := cmp.Or(sc.ScopeName, "(anonymous)")

@@ -39,6 +39,7 @@ const (
 	maxInterfaces          = 1000
 	maxInterfaceNameLength = 120
 	minInterfaceObjects    = 2
+	minInterfaceShare      = 1000
 )
 
 func (s *Snapshot) assignClasses() {
@@ -52,7 +53,8 @@ func (s *Snapshot) isPlainObject(i uint32) bool {
 }
 
 // inferInterfaces finds the most common property lists (in declaration
-// order) of plain objects, those shared by at least two objects.
+// order) of plain objects, as DevTools does: those shared by at least two
+// objects and by one plain object in a thousand.
 func (s *Snapshot) inferInterfaces() []interfaceDef {
 	type candidate struct {
 		interfaceDef
@@ -61,10 +63,12 @@ func (s *Snapshot) inferInterfaces() []interfaceDef {
 	}
 	candidates := map[string]*candidate{}
 	var name strings.Builder
+	plain := 0
 	for i := range uint32(len(s.nodeType)) {
 		if !s.isPlainObject(i) {
 			continue
 		}
+		plain++
 		name.Reset()
 		name.WriteByte('{')
 		var props []string
@@ -96,9 +100,12 @@ func (s *Snapshot) inferInterfaces() []interfaceDef {
 			candidates[name.String()] = &candidate{interfaceDef{name.String(), props}, 1, len(candidates)}
 		}
 	}
+	// A property list names a class when at least one plain object in
+	// minInterfaceShare has it (and at least minInterfaceObjects do).
+	least := max(float64(minInterfaceObjects), float64(plain)/minInterfaceShare)
 	sorted := make([]*candidate, 0, len(candidates))
 	for _, c := range candidates {
-		if c.count >= minInterfaceObjects {
+		if float64(c.count) >= least {
 			sorted = append(sorted, c)
 		}
 	}

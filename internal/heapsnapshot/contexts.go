@@ -148,8 +148,8 @@ func (s *Snapshot) AnalyzeContexts() ContextAnalysis {
 			continue
 		}
 		id, ok := s.internalInt(c.scopeInfo, "scope_id")
-		if !ok || s.isScriptScope(c.scopeInfo) {
-			continue // a script's top-level variables stay readable by later scripts
+		if !ok {
+			continue
 		}
 		sc := scopes[script][id]
 		if sc == nil {
@@ -428,13 +428,6 @@ func (s *Snapshot) scopeName(info uint32) string {
 		}
 	}
 	return ""
-}
-
-// isScriptScope reports whether a ScopeInfo is a classic script's top-level
-// scope.
-func (s *Snapshot) isScriptScope(info uint32) bool {
-	t, ok := s.internal(info, "scope_type_name")
-	return ok && s.rawName(t) == "SCRIPT_SCOPE"
 }
 
 // HasScopeData reports whether the snapshot has the scope tables

@@ -55,7 +55,37 @@ type devtoolsAnswers struct {
 		}
 		Dominators [][]uint64
 	}
-	Queries map[string][]uint32
+	Queries  map[string][]uint32
+	Contexts *struct {
+		Scopes []struct {
+			ScopeInfoNodeID, ScriptNodeID uint32
+			ScriptName                    string
+			ScopeStart, ScopeEnd          int
+			ContextFieldCount             int
+			Contexts                      []struct {
+				ContextNodeID             uint32
+				DeadFieldsRetainedSizeSum uint64
+				DeadFields                []struct {
+					Name         string
+					ValueNodeID  uint32
+					RetainedSize uint64
+				}
+			}
+		}
+		ScriptsWithoutScopes []struct {
+			ScriptNodeID uint32
+			ContextCount int
+		}
+	}
+	ContextsError string
+	Diff          *struct {
+		ClassDiffs []struct {
+			ClassName                string
+			AddedCount, RemovedCount int
+			AddedSize, RemovedSize   uint64
+			SizeDelta                int64
+		}
+	}
 }
 
 func loadAnswers(t *testing.T, name string) *devtoolsAnswers {
@@ -135,6 +165,11 @@ func TestCorpusAgreesWithDevTools(t *testing.T) {
 			compareClasses(t, s, want)
 			compareStrings(t, s, want)
 			compareNodes(t, s, want)
+			compareContexts(t, s, want)
+			compareQueries(t, s, want)
+			if want.Diff != nil {
+				compareDiff(t, load(t, "array-1"), s, want)
+			}
 		})
 	}
 }
@@ -311,4 +346,73 @@ func devtoolsPathRows(paths []any, below string) []string {
 		out = append(out, devtoolsPathRows(r[4].([]any), line)...)
 	}
 	return out
+}
+
+func compareContexts(t *testing.T, s *Snapshot, want *devtoolsAnswers) {
+	if want.Contexts == nil {
+		t.Fatalf("DevTools' context analysis failed: %s", want.ContextsError)
+	}
+	var got, exp []string
+	a := s.AnalyzeContexts()
+	for _, sc := range a.Scopes {
+		for _, c := range sc.Contexts {
+			row := fmt.Sprintf("scope @%d script @%d %s %d-%d fields=%d context @%d dead=%d:", sc.ScopeInfo.ID, sc.Script.ID, sc.ScriptName, sc.Start, sc.End, sc.Fields, c.Context.ID, c.DeadRetainedSize)
+			for _, f := range c.DeadFields {
+				row += fmt.Sprintf(" %s=@%d(%d)", f.Name, f.Value.ID, f.Value.RetainedSize)
+			}
+			got = append(got, row)
+		}
+	}
+	for _, sc := range want.Contexts.Scopes {
+		for _, c := range sc.Contexts {
+			row := fmt.Sprintf("scope @%d script @%d %s %d-%d fields=%d context @%d dead=%d:", sc.ScopeInfoNodeID, sc.ScriptNodeID, sc.ScriptName, sc.ScopeStart, sc.ScopeEnd, sc.ContextFieldCount, c.ContextNodeID, c.DeadFieldsRetainedSizeSum)
+			for _, f := range c.DeadFields {
+				row += fmt.Sprintf(" %s=@%d(%d)", f.Name, f.ValueNodeID, f.RetainedSize)
+			}
+			exp = append(exp, row)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(exp)
+	diffRows(t, "contexts with dead fields", got, exp)
+	got, exp = nil, nil
+	for _, w := range a.WithoutData {
+		got = append(got, fmt.Sprintf("@%d %d", w.Script.ID, w.Contexts))
+	}
+	for _, w := range want.Contexts.ScriptsWithoutScopes {
+		exp = append(exp, fmt.Sprintf("@%d %d", w.ScriptNodeID, w.ContextCount))
+	}
+	slices.Sort(got)
+	slices.Sort(exp)
+	diffRows(t, "scripts without scope data", got, exp)
+}
+
+func compareQueries(t *testing.T, s *Snapshot, want *devtoolsAnswers) {
+	for q, ids := range want.Queries {
+		found, err := s.Query(Query{ClassName: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, exp []string
+		for _, i := range found {
+			got = append(got, fmt.Sprint(s.Node(i).ID))
+		}
+		for _, id := range ids {
+			exp = append(exp, fmt.Sprint(id))
+		}
+		slices.Sort(got)
+		slices.Sort(exp)
+		diffRows(t, "objects named like "+q, got, exp)
+	}
+}
+
+func compareDiff(t *testing.T, base, s *Snapshot, want *devtoolsAnswers) {
+	var got, exp []string
+	for _, d := range Compare(base, s) {
+		got = append(got, fmt.Sprint(d.Name, d.AddedCount, d.RemovedCount, d.AddedSize, d.RemovedSize, d.SizeDelta))
+	}
+	for _, d := range want.Diff.ClassDiffs {
+		exp = append(exp, fmt.Sprint(d.ClassName, d.AddedCount, d.RemovedCount, d.AddedSize, d.RemovedSize, d.SizeDelta))
+	}
+	compareList(t, "comparison with array-1", got, exp)
 }

@@ -11,7 +11,9 @@ import (
 // Query selects objects by what they are. Zero fields select everything.
 type Query struct {
 	// ClassName is a regular expression, or else plain text, matched
-	// case-insensitively against the class name.
+	// case-insensitively against the object's name, as DevTools matches
+	// it: a constructor's name, a plain object's "{a, b}", a string's
+	// text, a DOM node's "<div>" or "Detached <li>".
 	ClassName string
 	// PropertyName keeps objects with an outgoing named edge of that name
 	// (a property, a closure variable, an internal field).
@@ -48,7 +50,8 @@ func (s *Snapshot) Query(q Query) ([]Index, error) {
 			return nil, fmt.Errorf("unknown node type %q; this snapshot has %s", q.NodeType, strings.Join(s.nodeTypes, ", "))
 		}
 	}
-	classOK := make([]int8, len(s.classes)) // 0 unknown, 1 matches, -1 does not
+	// Names that are the node's raw name are matched once per string.
+	nameOK := make([]int8, s.strings.len()+len(s.strings.added)) // 0 unknown, 1 matches, -1 does not
 	var out []Index
 	for i := range uint32(len(s.nodeType)) {
 		switch {
@@ -59,15 +62,21 @@ func (s *Snapshot) Query(q Query) ([]Index, error) {
 			continue
 		}
 		if match != nil {
-			c := s.class[i]
-			if classOK[c] == 0 {
-				classOK[c] = -1
-				if match(s.classes[c].name) {
-					classOK[c] = 1
+			if i == s.root || s.isType(i, s.nt.consString) || s.isPlainObject(i) {
+				if !match(s.name(i)) {
+					continue
 				}
-			}
-			if classOK[c] < 0 {
-				continue
+			} else {
+				n := s.nodeName[i]
+				if nameOK[n] == 0 {
+					nameOK[n] = -1
+					if match(s.strings.get(n)) {
+						nameOK[n] = 1
+					}
+				}
+				if nameOK[n] < 0 {
+					continue
+				}
 			}
 		}
 		if q.PropertyName != "" && !s.hasNamedEdge(i, q.PropertyName) {

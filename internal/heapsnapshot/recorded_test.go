@@ -219,7 +219,7 @@ func TestRecordedArrayGrowth(t *testing.T) {
 		s    *Snapshot
 		want int
 	}{{before, 100}, {after, 300}} {
-		items, err := c.s.Query(Query{ClassName: "^Item$"})
+		items, err := c.s.Query(Query{ClassName: "^Item$", NodeType: "object"})
 		if err != nil || len(items) != c.want {
 			t.Errorf("Item objects: %d, %v; want %d", len(items), err, c.want)
 		}
