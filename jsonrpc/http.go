@@ -201,9 +201,6 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 			"unsupported media type %q: POST one JSON-RPC message as application/json", r.Header.Get("Content-Type"))
 		return
 	}
-	if !checkProtocolVersion(w, r) {
-		return
-	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
 	if err != nil {
 		if errors.As(err, new(*http.MaxBytesError)) {
@@ -216,6 +213,12 @@ func (h *HTTPHandler) servePost(w http.ResponseWriter, r *http.Request) {
 	}
 	msg, ok := parsePost(w, body)
 	if !ok {
+		return
+	}
+	if h.serveStateless(w, r, msg) {
+		return
+	}
+	if !checkProtocolVersion(w, r) {
 		return
 	}
 
@@ -276,7 +279,7 @@ func (h *HTTPHandler) serveRequest(w http.ResponseWriter, r *http.Request, hs *h
 		}
 	}
 	hs.conn.handleRequest(msg, ps)
-	final := h.answer(w, r, hs, ps, beforeWrite)
+	final := h.answer(w, r, ps, postAnswer{name: hs.id, done: hs.done, beforeWrite: beforeWrite})
 	if isNew && !isSuccess(final) {
 		h.table.close(hs, "initialize failed")
 	}
@@ -325,9 +328,10 @@ func isSuccess(line []byte) bool {
 // application/json; anything sent before it turns the response into an
 // event stream. beforeWrite, when not nil, runs just before the headers
 // are sent, with the response when it is known by then.
-func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, hs *httpSession, ps *postStream, beforeWrite func(final []byte)) []byte {
+func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, ps *postStream, pa postAnswer) []byte {
 	var sse *sseWriter
 	ending := false
+	beforeWrite := pa.beforeWrite
 	for {
 		msgs, final, answered := ps.take()
 		if sse == nil && len(msgs) == 0 {
@@ -336,9 +340,13 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, hs *httpSes
 				if beforeWrite != nil {
 					beforeWrite(final)
 				}
-				writeJSON(w, http.StatusOK, final)
+				status := http.StatusOK
+				if pa.status != nil {
+					status = pa.status(final)
+				}
+				writeJSON(w, status, final)
 				return final
-			case ending || (answered && hs.isDone()):
+			case ending || (answered && isClosed(pa.done)):
 				ps.detach()
 				writeHTTPError(w, http.StatusNotFound, codeSessionNotFound, "session not found: it ended before the request was answered")
 				return nil
@@ -352,7 +360,7 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, hs *httpSes
 				sse = startSSE(w)
 			}
 			if err := writeEvents(sse, msgs); err != nil {
-				h.logger.Debug("jsonrpc: POST event stream broke", "session", hs.id, "err", err)
+				h.logger.Debug("jsonrpc: POST event stream broke", "session", pa.name, "err", err)
 				ps.detach()
 				return nil
 			}
@@ -374,9 +382,27 @@ func (h *HTTPHandler) answer(w http.ResponseWriter, r *http.Request, hs *httpSes
 			// the request runs on, and later messages go to the GET stream.
 			ps.detach()
 			return nil
-		case <-hs.done:
+		case <-pa.done:
 			ending = true
 		}
+	}
+}
+
+// postAnswer says how answer writes the response of one POST.
+type postAnswer struct {
+	name        string                 // the session's id, for logs
+	done        <-chan struct{}        // closed when the session ends; nil for none
+	beforeWrite func(final []byte)     // runs just before the headers go out; may be nil
+	status      func(final []byte) int // the status of a JSON response; nil means 200
+}
+
+// isClosed reports whether done is closed; a nil done never is.
+func isClosed(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
 	}
 }
 
