@@ -70,12 +70,15 @@ func (c *heapCache) get(ctx context.Context, path string) (snap *heapsnapshot.Sn
 	c.clock++
 	e := c.entries[key]
 	if e == nil || !e.modTime.Equal(fi.ModTime()) || e.size != fi.Size() {
-		c.removeLocked(key)
+		dropped := c.removeLocked(key)
 		e = &cachedSnapshot{loaded: make(chan struct{}), modTime: fi.ModTime(), size: fi.Size(), lastUse: c.clock}
 		c.entries[key] = e
 		c.used += e.size
 		evicted = c.evictLocked(key)
 		c.mu.Unlock()
+		if dropped || len(evicted) > 0 {
+			heapsnapshot.Release() // before loading, so that the two do not add up
+		}
 		e.snap, e.err = c.open(ctx, key)
 		if e.err != nil {
 			c.mu.Lock()
@@ -131,11 +134,17 @@ func (c *heapCache) removeLocked(key string) bool {
 	return ok
 }
 
-// close forgets the snapshot of path, reporting whether it was loaded.
+// close forgets the snapshot of path, reporting whether it was loaded, and
+// gives its memory back to the operating system (calls still using it
+// keep it until they end).
 func (c *heapCache) close(path string) bool {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.removeLocked(resolve(path))
+	ok := c.removeLocked(resolve(path))
+	c.mu.Unlock()
+	if ok {
+		heapsnapshot.Release()
+	}
+	return ok
 }
 
 // heapSnapshot returns the snapshot at path from the server's cache, and

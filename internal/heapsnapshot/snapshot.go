@@ -17,6 +17,7 @@ package heapsnapshot
 import (
 	"context"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -387,3 +388,9 @@ func atou(s string) (uint32, bool) {
 	}
 	return uint32(v), v <= 1<<32-1
 }
+
+// Release returns the memory of dropped snapshots to the operating system
+// at once, rather than when the runtime gets to it: call it after the last
+// reference to a big snapshot is gone (a snapshot's graph is several
+// hundred megabytes for a big page).
+func Release() { debug.FreeOSMemory() }
