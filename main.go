@@ -128,8 +128,8 @@ func (a *app) handler() jsonrpc.Handler {
 // newLogger logs to stderr, and also to logFile when given. The file also
 // gets one line per tool call (tools.LevelCall), which stderr does not.
 // DEBUG=* (or any non-empty DEBUG, or NODE_DEBUG as the reference spells
-// it) turns on debug messages in both,
-// including every CDP message; without it the file holds no page content.
+// it) turns on debug messages in both; CDP messages, which hold cookies,
+// tokens and page content, only with DEBUG=protocol (rawProtocolLog).
 func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
 	level, fileLevel := slog.LevelInfo, tools.LevelCall
 	if os.Getenv("DEBUG") != "" || os.Getenv("NODE_DEBUG") != "" {
@@ -138,14 +138,18 @@ func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
 	h := slog.Handler(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	closeFn := func() {}
 	if logFile != "" {
-		f, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err := openLogFile(logFile)
 		if err != nil {
-			return nil, nil, fmt.Errorf("open --logFile: %w", err)
+			return nil, nil, err
 		}
 		h = slog.NewMultiHandler(h, slog.NewTextHandler(f, &slog.HandlerOptions{Level: fileLevel}))
 		closeFn = func() { f.Close() }
 	}
-	return slog.New(jsonrpc.LogHandler(h, "devtools-mcp")), closeFn, nil
+	log := slog.New(jsonrpc.LogHandler(h, "devtools-mcp"))
+	if rawProtocolLog() {
+		log.Warn("DEBUG=protocol: every CDP message is logged raw, cookies, tokens and page content included")
+	}
+	return log, closeFn, nil
 }
 
 // discoverInstructions is the short guide server/discover (MCP
@@ -184,7 +188,8 @@ func clientInitialized(ctx context.Context, cfg *Config, log *slog.Logger) {
 // browserOptions maps the command line to how the browser is launched or attached.
 func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 	return browser.Options{
-		Logger: log,
+		Logger:      log,
+		ProtocolLog: rawProtocolLog(),
 		Launch: browser.LaunchOptions{
 			ExecutablePath:      cfg.ExecutablePath,
 			Channel:             cfg.Channel,

@@ -42,6 +42,7 @@ func (e *Error) Error() string {
 type Conn struct {
 	t        Transport
 	log      *slog.Logger
+	rawLog   bool // log message contents (WithProtocolLog)
 	nextID   atomic.Int64
 	wsem     chan struct{} // holds a token while a message is being written
 	done     chan struct{} // closed by shutdown
@@ -78,15 +79,23 @@ type reply struct {
 // Option configures a Conn in NewConn.
 type Option func(*Conn)
 
-// WithLogger makes the Conn debug-log every message it sends and receives
-// (truncated to about 500 bytes) and every malformed message it skips, at
-// slog.LevelDebug. The default is to log nothing.
+// WithLogger makes the Conn debug-log the malformed messages it skips (at
+// slog.LevelDebug, without their content, which may hold cookies or
+// tokens). The default is to log nothing.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *Conn) {
 		if l != nil {
 			c.log = l
 		}
 	}
+}
+
+// WithProtocolLog makes the Conn's logger (see WithLogger) also receive
+// every message it sends and receives, raw (truncated to about 500 bytes):
+// cookies, tokens and page content included. Only for a user who asked for
+// protocol logging explicitly.
+func WithProtocolLog() Option {
+	return func(c *Conn) { c.rawLog = true }
 }
 
 // NewConn returns a Conn speaking over t and starts its reader goroutine,
@@ -306,7 +315,7 @@ type incoming struct {
 func (c *Conn) dispatch(msg []byte) {
 	var m incoming
 	if err := json.Unmarshal(msg, &m); err != nil {
-		c.log.Debug("cdp: skipping malformed message", "err", err, "msg", truncate(msg))
+		c.log.Debug("cdp: skipping malformed message", "err", err, c.content(msg))
 		return
 	}
 	switch {
@@ -328,7 +337,7 @@ func (c *Conn) dispatch(msg []byte) {
 		}
 		c.fanout.Unlock()
 	default:
-		c.log.Debug("cdp: skipping message that is neither reply nor event", "msg", truncate(msg))
+		c.log.Debug("cdp: skipping message that is neither reply nor event", c.content(msg))
 	}
 }
 
@@ -375,9 +384,18 @@ func (c *Conn) detached(params json.RawMessage) {
 	}
 }
 
-// logMessage debug-logs a message sent or received.
+// content is the log attribute for msg: its text with WithProtocolLog, its
+// length otherwise.
+func (c *Conn) content(msg []byte) slog.Attr {
+	if c.rawLog {
+		return slog.String("msg", truncate(msg))
+	}
+	return slog.Int("len", len(msg))
+}
+
+// logMessage debug-logs a message sent or received, with WithProtocolLog.
 func (c *Conn) logMessage(what string, msg []byte) {
-	if c.log.Enabled(context.Background(), slog.LevelDebug) {
+	if c.rawLog && c.log.Enabled(context.Background(), slog.LevelDebug) {
 		c.log.Debug(what, "msg", truncate(msg), "len", len(msg))
 	}
 }

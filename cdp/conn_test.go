@@ -592,9 +592,27 @@ func TestSession(t *testing.T) {
 	}
 }
 
-func TestLoggerTruncates(t *testing.T) {
+// TestLoggerKeepsMessagesOutWithoutProtocolLog checks that a debug logger
+// alone never receives what the browser sends or is sent: cookies, tokens.
+func TestLoggerKeepsMessagesOutWithoutProtocolLog(t *testing.T) {
 	var logs lockedBuffer
 	c, p := newTestConn(t, WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	errc := goCall(c, t.Context(), "", "Network.getCookies", map[string]string{"token": "s3cret-sent"}, nil)
+	req := p.expect(t)
+	p.send(t, `{"method":"Network.requestWillBeSent","params":{"headers":{"Authorization":"Bearer s3cret-event"}}}`)
+	p.send(t, `{"bogus":"s3cret-malformed"`)
+	p.reply(t, req.ID, `{"cookies":[{"name":"sid","value":"s3cret-reply"}]}`)
+	if err := waitCall(t, errc); err != nil {
+		t.Fatal(err)
+	}
+	if out := logs.String(); strings.Contains(out, "s3cret") {
+		t.Errorf("the log holds message contents without WithProtocolLog:\n%s", out)
+	}
+}
+
+func TestLoggerTruncates(t *testing.T) {
+	var logs lockedBuffer
+	c, p := newTestConn(t, WithProtocolLog(), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	big := strings.Repeat("é", 2000)
 	errc := goCall(c, t.Context(), "", "Test.big", map[string]string{"s": big}, nil)
 	p.reply(t, p.expect(t).ID, fmt.Sprintf(`{"s":%q}`, big))

@@ -27,6 +27,10 @@ type Options struct {
 	// (a grid), configured by Launch, instead of launching it here.
 	WebDriver WebDriverOptions
 	Logger    *slog.Logger
+	// ProtocolLog logs every CDP message, raw, to Logger at debug level
+	// (DEBUG=protocol). Without it the log never holds message contents:
+	// cookies, tokens, page text.
+	ProtocolLog bool
 	// BlockedURLPatterns and AllowedURLPatterns restrict what every page
 	// may load (--blockedUrlPattern, --allowedUrlPattern).
 	BlockedURLPatterns, AllowedURLPatterns []string
@@ -132,6 +136,16 @@ func (m *Manager) current(ctx context.Context) (*Browser, error) {
 	return b, nil
 }
 
+// cdpOptions are the options of every CDP connection: the log, and with
+// ProtocolLog every message in it.
+func (m *Manager) cdpOptions() []cdp.Option {
+	opts := []cdp.Option{cdp.WithLogger(m.log)}
+	if m.opts.ProtocolLog {
+		opts = append(opts, cdp.WithProtocolLog())
+	}
+	return opts
+}
+
 // start launches or attaches, then begins tracking targets.
 func (m *Manager) start(ctx context.Context) (*Browser, error) {
 	b := newBrowser(m, &m.lastPageID)
@@ -141,7 +155,7 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("connect to the browser: %w", err)
 		}
-		b.conn = cdp.NewConn(t, cdp.WithLogger(m.log))
+		b.conn = cdp.NewConn(t, m.cdpOptions()...)
 	case m.opts.WebDriver.Enabled():
 		if err := b.startWebDriver(ctx); err != nil {
 			return nil, err
@@ -155,10 +169,10 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("attach to Chrome: %w. Check that Chrome is running with remote debugging on", err)
 		}
-		b.conn = cdp.NewConn(t, cdp.WithLogger(m.log))
-		m.log.InfoContext(ctx, "attached to Chrome", "endpoint", ws)
+		b.conn = cdp.NewConn(t, m.cdpOptions()...)
+		m.log.InfoContext(ctx, "attached to Chrome", "endpoint", logURL(ws))
 	default:
-		conn, proc, err := launch(ctx, m.opts.Launch, m.log)
+		conn, proc, err := launch(ctx, m.opts.Launch, m.log, m.cdpOptions()...)
 		if err != nil {
 			return nil, err
 		}

@@ -253,9 +253,10 @@ type process struct {
 	removeOnce sync.Once
 }
 
-// launch starts Chrome with a CDP pipe and returns the connection once the
-// browser answers. ctx bounds the start-up.
-func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger) (*cdp.Conn, *process, error) {
+// launch starts Chrome with a CDP pipe and returns the connection (made
+// with cdpOpts, a WithLogger(log) by default) once the browser answers.
+// ctx bounds the start-up.
+func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger, cdpOpts ...cdp.Option) (*cdp.Conn, *process, error) {
 	exe, err := FindExecutable(opts.ExecutablePath, opts.Channel)
 	if err != nil {
 		return nil, nil, err
@@ -314,7 +315,10 @@ func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger) (*cdp.Con
 		close(p.exited)
 	}()
 
-	conn := cdp.NewConn(cdp.NewPipeTransport(fromChromeR, toChromeW), cdp.WithLogger(log))
+	if len(cdpOpts) == 0 {
+		cdpOpts = []cdp.Option{cdp.WithLogger(log)}
+	}
+	conn := cdp.NewConn(cdp.NewPipeTransport(fromChromeR, toChromeW), cdpOpts...)
 	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	errc := make(chan error, 1)

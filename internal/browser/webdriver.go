@@ -89,7 +89,7 @@ func startWebDriver(ctx context.Context, opts WebDriverOptions, launch LaunchOpt
 		s.close()
 		return nil, "", nil, err
 	}
-	log.Info("created a WebDriver session", "endpoint", s.base, "session", s.id, "cdp", ws)
+	log.Info("created a WebDriver session", "endpoint", logURL(s.base), "session", s.id, "cdp", logURL(ws))
 	return s, ws, s.auth.Clone(), nil
 }
 
@@ -106,7 +106,7 @@ func (b *Browser) startWebDriver(ctx context.Context) error {
 		wd.close()
 		return fmt.Errorf("connect to the WebDriver session's browser: %w", err)
 	}
-	b.conn, b.wd = cdp.NewConn(t, cdp.WithLogger(b.log)), wd
+	b.conn, b.wd = cdp.NewConn(t, b.m.cdpOptions()...), wd
 	wd.keepAlive(webDriverKeepAlive, func() { b.conn.Close() })
 	return nil
 }

@@ -78,9 +78,9 @@ func Connect(ctx context.Context, p Paths, argv []string, version string) (c *Cl
 // accepts connections, or with the end of its log when it could not start.
 func spawn(ctx context.Context, p Paths, argv []string, lock *os.File) error {
 	defer lock.Close()
-	log, err := os.OpenFile(p.Log, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|noFollow, 0o600)
+	log, start, err := openLog(p.Log)
 	if err != nil {
-		return fmt.Errorf("open the daemon log: %w", err)
+		return err
 	}
 	defer log.Close()
 	ready, readyW, err := os.Pipe()
@@ -111,16 +111,40 @@ func spawn(ctx context.Context, p Paths, argv []string, lock *os.File) error {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return fmt.Errorf("the daemon did not start in time; see its log %s", p.Log)
 	default:
-		return fmt.Errorf("the daemon exited while starting (log %s):\n%s", p.Log, tail(p.Log))
+		return fmt.Errorf("the daemon exited while starting (log %s):\n%s", p.Log, tail(p.Log, start))
 	}
 }
 
-// tail returns the last lines of a log file.
-func tail(path string) string {
+// maxLog is the size past which the daemon log is rotated (to .1, the one
+// before dropped) when a daemon starts.
+const maxLog = 4 << 20
+
+// openLog opens the daemon log for a new daemon: appended to, so that the
+// crash that made a restart necessary stays in it, and rotated once it
+// grew past maxLog. It returns the offset this start's lines begin at.
+func openLog(path string) (*os.File, int64, error) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > maxLog {
+		_ = os.Rename(path, path+".1")
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND|noFollow, 0o600)
+	if err != nil {
+		return nil, 0, fmt.Errorf("open the daemon log: %w", err)
+	}
+	fmt.Fprintf(f, "--- daemon starting, %s ---\n", time.Now().Format(time.RFC3339))
+	start, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		start = 0
+	}
+	return f, start, nil
+}
+
+// tail returns the last lines of a log file written from offset start on.
+func tail(path string, start int64) string {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err.Error()
 	}
+	data = data[min(start, int64(len(data))):]
 	lines := bytes.Split(bytes.TrimSpace(data), []byte("\n"))
 	return string(bytes.Join(lines[max(0, len(lines)-10):], []byte("\n")))
 }

@@ -1,0 +1,8 @@
+//go:build unix
+
+package main
+
+import "syscall"
+
+// noFollow makes opening a symlink at the last path component fail.
+const noFollow = syscall.O_NOFOLLOW
