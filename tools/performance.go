@@ -15,11 +15,14 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/trace"
 )
 
-// How long autoStop waits: the page must be quiet for settleQuiet after
-// load, at most settleLimit; traceStopTimeout bounds reading the trace.
+// How long autoStop records after the load event: at least settleMin (the
+// reference's window, which catches layout shifts and paints seconds after
+// load), then until the page has been quiet for settleQuiet, at most
+// settleLimit; traceStopTimeout bounds reading the trace.
 const (
+	settleMin        = 5 * time.Second
 	settleQuiet      = time.Second
-	settleLimit      = 5 * time.Second
+	settleLimit      = 8 * time.Second
 	traceLoadTimeout = 30 * time.Second
 	traceStopTimeout = 2 * time.Minute
 )
@@ -140,7 +143,7 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 		c.Resp.Linef("The performance trace is being recorded. Interact with the page if needed, then call performance_stop_trace to stop it and get the summary.")
 		return nil
 	}
-	if err := c.Page.Profiler().WaitSettled(ctx, settleQuiet, settleLimit); err != nil {
+	if err := c.Page.Profiler().WaitSettled(ctx, settleMin, settleQuiet, settleLimit); err != nil {
 		abandon(ctx, c, tr)
 		return err
 	}
@@ -231,6 +234,11 @@ func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, dest *place, fil
 		file = f
 		w = io.MultiWriter(pw, f)
 	}
+	// The viewport is read before stopping, briefly: a busy page must not
+	// hold the trace back.
+	vctx, vcancel := context.WithTimeout(ctx, 2*time.Second)
+	viewport, verr := c.Page.Profiler().TraceViewport(vctx)
+	vcancel()
 	dataLoss, err := tr.Stop(ctx, w)
 	pw.CloseWithError(err)
 	res := <-done
@@ -254,6 +262,9 @@ func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, dest *place, fil
 	emu := tr.Emulation()
 	rep.CPUThrottling, rep.Network = emu.CPUThrottling, emu.Network
 	rep.CruxRequested = c.Server.opts.PerformanceCrux
+	if verr == nil {
+		rep.Viewport = viewport
+	}
 	c.sess.traces.update(c.Page, func(e *pageTrace) { e.last = rep })
 	summary := strings.TrimRight(rep.Summary(), "\n")
 	c.Resp.Linef("%s", summary)

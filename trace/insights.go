@@ -23,6 +23,17 @@ type Insight struct {
 	Savings     Savings
 	// Details is the full explanation for performance_analyze_insight.
 	Details string
+	// key holds the insight's key numbers (counts, bytes, ms) by the names
+	// testdata/corpus/devtools.mjs gives DevTools' own, for the corpus test.
+	key map[string]float64
+}
+
+// setKey records a key number of the insight.
+func (in *Insight) setKey(name string, v float64) {
+	if in.key == nil {
+		in.key = map[string]float64{}
+	}
+	in.key[name] = v
 }
 
 // Savings are an insight's estimated gains; zero fields are unknown or none.

@@ -21,7 +21,7 @@ func (s *set) clsCulprits() *Insight {
 		Title:       "Layout shift culprits",
 		Description: "Elements moved without user input. Reserve space for late content (sizes on images and embeds, min-height on containers), and avoid inserting content above what is already shown.",
 		Informative: true,
-		Failed:      s.m.CLS >= 0.1,
+		Failed:      s.m.CLS >= clsGood,
 		Bounds:      Bounds{first.TS, last.TS},
 	}
 	var b strings.Builder
@@ -106,7 +106,7 @@ func (s *set) inpBreakdown() *Insight {
 		Title:       "INP breakdown",
 		Description: "How the slowest interaction's time splits into input delay, event handler processing, and the delay until the next paint.",
 		Informative: true,
-		Failed:      in.Dur() > 200*1000,
+		Failed:      in.Dur() > inpGood,
 		Bounds:      Bounds{in.Start, in.End},
 	}
 	var b strings.Builder
@@ -193,7 +193,8 @@ func (s *set) domSize() *Insight {
 	in := &Insight{
 		Title:       "Optimize DOM size",
 		Description: "A large DOM makes style recalculation and layout slow and uses more memory. Render only what is visible and flatten deep nesting.",
-		Failed:      len(large) > 0,
+		// Like DevTools, a large DOM is worth a look, not a failure.
+		Informative: len(large) > 0,
 		Bounds:      bounds,
 	}
 	var b strings.Builder
@@ -210,45 +211,71 @@ func (s *set) domSize() *Insight {
 	return in
 }
 
+// forcedReflowMin is how much synchronous layout and style work scripts
+// must force within one task before it is worth fixing (DevTools' figure).
+const forcedReflowMin = 30 * Micro(1000)
+
+// forcedReflow finds the tasks in which scripts forced at least
+// forcedReflowMin of layout and style recalculation, and the scripts that
+// did it.
 func (s *set) forcedReflow() *Insight {
 	if s.main < 0 {
 		return nil
 	}
+	type reflow struct {
+		sl     *slice
+		script string
+	}
 	var groups []Part
-	var total Micro
+	var total, small Micro
 	var bounds Bounds
+	var task []reflow // the forced reflows of the task being walked
 	s.t.walk(s.main, s.bounds, func(sl *slice, _ Micro, stack []*slice) {
+		if len(stack) == 0 { // a task ended: judge its reflows together
+			var sum Micro
+			for _, r := range task {
+				sum += r.sl.dur
+			}
+			if sum < forcedReflowMin {
+				small += sum
+			} else {
+				for _, r := range task {
+					addPart(&groups, r.script, r.sl.dur)
+					if bounds.Max == 0 {
+						bounds.Min = r.sl.start
+					}
+					bounds.Max = max(bounds.Max, r.sl.end())
+				}
+				total += sum
+			}
+			task = task[:0]
+		}
 		if sl.kind != kindLayout && sl.kind != kindStyle {
 			return
 		}
 		var script *slice
 		for _, a := range stack {
-			if a.kind == kindScript {
+			if a.kind == kindScript || a.kind == kindCompile {
 				script = a
 			}
 		}
-		if script == nil {
-			return
+		if script != nil {
+			task = append(task, reflow{sl, cmp.Or(s.scriptOf(script, stack), "(unknown script)")})
 		}
-		addPart(&groups, cmp.Or(s.scriptOf(script, stack), "(unknown script)"), sl.dur)
-		total += sl.dur
-		if bounds.Max == 0 {
-			bounds.Min = sl.start
-		}
-		bounds.Max = max(bounds.Max, sl.end())
 	})
+	in := &Insight{Title: "Forced reflow", Description: forcedReflowText, Bounds: s.bounds}
 	if len(groups) == 0 {
-		return &Insight{Title: "Forced reflow", Description: forcedReflowText, Bounds: s.bounds, Details: "No script forced a synchronous layout or style recalculation.\n"}
+		in.Details = "No task had scripts force 30 ms or more of synchronous layout or style recalculation.\n"
+		if small > 0 {
+			in.Details += fmt.Sprintf("Scripts forced %s of it in all, spread over tasks in smaller amounts: not worth fixing.\n", ms(small))
+		}
+		return in
 	}
 	slices.SortFunc(groups, func(a, b Part) int { return cmp.Compare(b.Dur, a.Dur) })
-	in := &Insight{
-		Title:       "Forced reflow",
-		Description: forcedReflowText,
-		Failed:      total >= 1000,
-		Bounds:      bounds,
-	}
+	in.Failed, in.Bounds = true, bounds
+	in.setKey("reflowMs", total.Ms())
 	var b strings.Builder
-	fmt.Fprintf(&b, "Scripts forced %s of synchronous layout and style work:\n", ms(total))
+	fmt.Fprintf(&b, "In tasks where scripts forced 30 ms or more of synchronous layout and style work, they forced %s in all:\n", ms(total))
 	for _, g := range groups {
 		fmt.Fprintf(&b, "- %s: %s\n", g.Name, ms(g.Dur))
 	}
@@ -297,9 +324,36 @@ func (s *set) viewport() *Insight {
 	if optimized {
 		b.WriteString("The viewport is optimized for mobile: taps are not delayed.\n")
 	} else {
-		in.Savings = Savings{INP: 300 * 1000, Metrics: []string{"INP"}}
+		delay := s.slowTapDelay()
+		in.Savings = Savings{INP: delay, Metrics: []string{"INP"}}
+		in.setKey("savingsINP", delay.Ms())
 		b.WriteString("The viewport is not optimized for mobile, so taps can wait up to 300 ms for a double-tap. Add <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">.\n")
+		if delay > 0 {
+			fmt.Fprintf(&b, "A slow tap in this trace waited %s before its handlers ran: that much INP could be saved.\n", ms(delay))
+		} else {
+			b.WriteString("No slow tap in this trace waited for it, so no INP saving is estimated.\n")
+		}
 	}
 	in.Details = b.String()
 	return in
+}
+
+// slowTapDelay is the longest input delay of a slow pointer interaction
+// (over the INP threshold, waiting at least 50 ms for its handlers), at
+// most the 300 ms a double-tap check costs: what a mobile viewport could
+// save. 0 without such a tap.
+func (s *set) slowTapDelay() Micro {
+	const minDelay, maxDelay = 50 * Micro(1000), 300 * Micro(1000)
+	var worst Micro
+	for _, in := range s.interactions() {
+		switch in.Type {
+		case "pointerdown", "pointerup", "click", "mousedown", "mouseup", "touchstart", "touchend":
+		default:
+			continue
+		}
+		if d := in.ProcessingStart - in.Start; in.Dur() > inpGood && d >= minDelay {
+			worst = max(worst, d)
+		}
+	}
+	return min(worst, maxDelay)
 }

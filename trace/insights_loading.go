@@ -21,6 +21,7 @@ func (s *set) lcpBreakdown() *Insight {
 		Title:       "LCP breakdown",
 		Description: "Where the time until the largest paint went: server response, the wait before the LCP resource was requested, its download, and the delay until it was painted. Most of it should be download, not delays.",
 		Informative: true,
+		Failed:      m.LCP > lcpGood,
 		Bounds:      Bounds{s.nav.Start, m.LCPEvent},
 	}
 	var b strings.Builder
@@ -235,10 +236,15 @@ func (s *set) documentLatency() *Insight {
 	in := &Insight{
 		Title:       "Document request latency",
 		Description: "The first request is the most important one: everything waits for it. Avoid redirects, make the server answer fast and compress the HTML.",
-		Failed:      slow || redirect > 0 || wasted > 0,
+		Failed:      slow || len(r.Redirects) > 0 || wasted > 0,
 		Bounds:      Bounds{r.Queued, max(r.Finish, r.ResponseStart)},
 		Savings:     Savings{FCP: saving, LCP: saving, WastedBytes: wasted, Metrics: []string{"FCP", "LCP"}},
 	}
+	in.setKey("redirectMs", redirect.Ms())
+	if slow {
+		in.setKey("serverMs", server.Ms())
+	}
+	in.setKey("wastedBytes", float64(wasted))
 	var b strings.Builder
 	fmt.Fprintf(&b, "Document request: %s\n", s.requestLine(r))
 	check := func(ok bool, text string) {
@@ -248,8 +254,8 @@ func (s *set) documentLatency() *Insight {
 		}
 		fmt.Fprintf(&b, "- %s: %s\n", mark, text)
 	}
-	if redirect > 0 {
-		check(false, fmt.Sprintf("%d redirect(s) cost %s (%s); link to the final URL directly.", len(r.Redirects), ms(redirect), strings.Join(r.Redirects, " -> ")))
+	if len(r.Redirects) > 0 {
+		check(false, fmt.Sprintf("%d redirect(s) cost %s (%s -> %s); link to the final URL directly.", len(r.Redirects), ms(redirect), strings.Join(slices.Compact(slices.Clone(r.Redirects)), " -> "), r.URL))
 	} else {
 		check(true, "no redirects.")
 	}
@@ -323,10 +329,14 @@ func (s *set) networkTree() *Insight {
 	in := &Insight{
 		Title:       "Network dependency tree",
 		Description: "Chains of critical requests, each found only after the previous one loaded. Shorten them, make the resources smaller, or preload what comes late.",
-		Failed:      len(root.children) > 0,
-		Bounds:      Bounds{s.doc.Queued, longest[len(longest)-1].Finish},
+		// Each redirect hop is a request the next one waited for: a chain.
+		Failed: len(root.children) > 0 || len(s.doc.Redirects) > 0,
+		Bounds: Bounds{s.doc.Queued, longest[len(longest)-1].Finish},
 	}
 	var d strings.Builder
+	if n := len(s.doc.Redirects); n > 0 {
+		fmt.Fprintf(&d, "The document came through %d redirect(s): each hop waited for the one before it (see DocumentLatency).\n", n)
+	}
 	if len(root.children) == 0 {
 		d.WriteString("No critical request depends on another: only the document is on the critical path.\n")
 	} else {

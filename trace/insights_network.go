@@ -88,7 +88,8 @@ func (s *set) thirdParties() *Insight {
 	in := &Insight{
 		Title:       "Third parties",
 		Description: "Code and content from other sites compete with the page for the network and the main thread. Load third parties late and drop the ones that are not worth their cost.",
-		Failed:      len(us) > 0,
+		// Like DevTools, third parties are listed, not failed.
+		Informative: len(us) > 0,
 		Bounds:      s.bounds,
 	}
 	var b strings.Builder
@@ -397,20 +398,54 @@ func (s *set) modernHTTP() *Insight {
 	return in
 }
 
+// charsetRE finds a charset parameter in a Content-Type header.
+var charsetRE = regexp.MustCompile(`(?i)charset\s*=\s*[a-z0-9\-_:.()]{2,}`)
+
+// characterSet checks that the document declares its encoding early: in
+// the Content-Type header, or with <meta charset> in its first 1024 bytes
+// (Blink's MetaCharsetCheck says where it found one).
 func (s *set) characterSet() *Insight {
 	r := s.doc
-	if s.nav == nil || r == nil || r.MimeType != "text/html" {
+	if s.nav == nil || r == nil {
 		return nil
 	}
-	if strings.Contains(strings.ToLower(r.Header("Content-Type")), "charset=") {
-		return nil
+	header := r.Header("Content-Type")
+	inHeader := charsetRE.MatchString(header)
+	meta := ""
+	for _, m := range s.t.metaCharsets {
+		if m.frame == s.nav.Frame && s.bounds.Contains(m.ts) {
+			meta = m.disposition
+		}
 	}
-	return &Insight{
+	early := meta == "found-in-first-1024-bytes"
+	in := &Insight{
 		Title:       "Declare a character set",
-		Description: "Without a charset in the Content-Type header the browser must find one in the HTML, and may have to re-parse the page.",
-		Bounds:      Bounds{r.Queued, r.Finish},
-		Details:     fmt.Sprintf("The document %s was served as %q without a charset. Send Content-Type: text/html; charset=utf-8, or put <meta charset=\"utf-8\"> in the first 1024 bytes.\n", r.URL, r.Header("Content-Type")),
+		Description: "Without a charset in the Content-Type header or a <meta charset> early in the HTML, the browser may have to guess the encoding or re-parse the page.",
+		Failed:      !inHeader && !early,
+		Bounds:      Bounds{r.Queued, max(r.Finish, r.Queued)},
 	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The document %s was served as %q.\n", r.URL, header)
+	if inHeader {
+		b.WriteString("- PASS: the Content-Type header declares a charset.\n")
+	} else {
+		b.WriteString("- FAIL: the Content-Type header declares no charset.\n")
+	}
+	switch meta {
+	case "found-in-first-1024-bytes":
+		b.WriteString("- PASS: <meta charset> is in the first 1024 bytes of the HTML.\n")
+	case "found-after-first-1024-bytes":
+		b.WriteString("- FAIL: <meta charset> comes after the first 1024 bytes of the HTML: move it to the top of <head>.\n")
+	case "not-found":
+		b.WriteString("- FAIL: the HTML has no <meta charset>.\n")
+	default:
+		b.WriteString("- FAIL: the trace does not say whether the HTML has a <meta charset>.\n")
+	}
+	if in.Failed {
+		b.WriteString("Send Content-Type: text/html; charset=utf-8, or put <meta charset=\"utf-8\"> first in <head>.\n")
+	}
+	in.Details = b.String()
+	return in
 }
 
 func (s *set) slowSelectors() *Insight {
@@ -448,7 +483,8 @@ func (s *set) slowSelectors() *Insight {
 		return in
 	}
 	slices.SortFunc(costs, func(a, b cost) int { return cmp.Compare(b.elapsed, a.elapsed) })
-	in.Failed = costs[0].elapsed >= 50*1000
+	// Like DevTools, selector costs are listed whenever they were measured.
+	in.Informative = costs[0].elapsed > 0
 	var b strings.Builder
 	fmt.Fprintf(&b, "Selector matching took %s in all. The costliest selectors:\n", ms(total))
 	for _, c := range costs[:min(5, len(costs))] {

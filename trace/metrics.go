@@ -12,6 +12,11 @@ const (
 	clsGap          = 1000 * Micro(1000)
 	clsWindowMax    = 5000 * Micro(1000)
 	interactionsPer = 50 // INP skips the longest interaction per this many
+	// Above these a metric is no longer good, and its breakdown insight
+	// fails: LCP 2.5 s, INP 200 ms, CLS 0.1 (Web Vitals' thresholds).
+	lcpGood = 2500 * Micro(1000)
+	inpGood = 200 * Micro(1000)
+	clsGood = 0.1
 )
 
 // Metrics are the lab metrics of one insight set. Times are relative to

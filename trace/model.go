@@ -62,9 +62,11 @@ type Initiator struct {
 
 // Request is one network request as the trace saw it.
 type Request struct {
-	ID                string
-	URL               string
-	Redirects         []string // earlier URLs, when redirected
+	ID  string
+	URL string
+	// Redirects are the earlier URLs of a redirected request. Chromium 156
+	// logs them with their origin only.
+	Redirects         []string
 	Frame             string
 	PID               int64
 	ResourceType      string // Document, Stylesheet, Image, Script, Font, ...
@@ -77,7 +79,7 @@ type Request struct {
 	IsLinkPreload     bool
 
 	Queued        Micro // ResourceSendRequest (the request was issued)
-	Redirected    Micro // the last redirect's ResourceSendRequest, 0 without redirects
+	Redirected    Micro // when the final hop of a redirected request started, 0 without redirects
 	SendStart     Micro // the request was sent on the wire
 	ResponseStart Micro // the first byte of the response headers
 	Finish        Micro // the last byte
@@ -196,6 +198,14 @@ type domStats struct {
 	depthNode, childrenOf string
 }
 
+// metaCharset is one MetaCharsetCheck: found-in-first-1024-bytes,
+// found-after-first-1024-bytes or not-found.
+type metaCharset struct {
+	ts          Micro
+	frame       string
+	disposition string
+}
+
 // fontLoad is a BeginRemoteFontLoad: a web font and its font-display.
 type fontLoad struct {
 	ts      Micro
@@ -232,10 +242,13 @@ type Trace struct {
 	fonts     []fontLoad
 	scripts   []script
 	unsized   []int // node ids of images laid out without a size
-	selTimes  []selectorTiming
-	selectors []string // CSS selectors of selTimes, by index
-	urlStart  string   // the main frame URL when tracing started
-	mainPID   int64    // the main frame's renderer when tracing started
+	// metaCharsets are MetaCharsetCheck events: where the HTML parser
+	// found a <meta charset>.
+	metaCharsets []metaCharset
+	selTimes     []selectorTiming
+	selectors    []string // CSS selectors of selTimes, by index
+	urlStart     string   // the main frame URL when tracing started
+	mainPID      int64    // the main frame's renderer when tracing started
 }
 
 // selectorTiming is the cost of one CSS selector in one style
@@ -255,10 +268,19 @@ type builder struct {
 	strs    map[string]string // interned URLs and names
 	sels    map[string]int32  // selector indexes
 	scripts map[string]int32  // script indexes by isolate and script id
+	// willSend holds, by request id, the first ResourceWillSendRequest
+	// (logged when each hop really starts) and how many there were.
+	willSend map[string]willSend
+}
+
+// willSend is what the ResourceWillSendRequest events of a request say.
+type willSend struct {
+	first Micro
+	hops  int
 }
 
 func newBuilder() *builder {
-	return &builder{t: &Trace{Bounds: Bounds{Min: math.MaxInt64, Max: math.MinInt64}}, threads: map[[2]int64]int32{}, reqs: map[string]int32{}, strs: map[string]string{}, sels: map[string]int32{}, scripts: map[string]int32{}}
+	return &builder{t: &Trace{Bounds: Bounds{Min: math.MaxInt64, Max: math.MinInt64}}, threads: map[[2]int64]int32{}, reqs: map[string]int32{}, strs: map[string]string{}, sels: map[string]int32{}, scripts: map[string]int32{}, willSend: map[string]willSend{}}
 }
 
 // intern returns a shared copy of s, so repeated URLs are stored once.
@@ -331,6 +353,16 @@ func (b *builder) add(ev *event) {
 		}
 	case "ResourceSendRequest":
 		b.sendRequest(ev, ts)
+	case "ResourceWillSendRequest":
+		var a struct{ Data struct{ RequestID string } }
+		if decode(ev, &a) && a.Data.RequestID != "" {
+			w, ok := b.willSend[a.Data.RequestID]
+			if !ok || ts < w.first {
+				w.first = ts
+			}
+			w.hops++
+			b.willSend[a.Data.RequestID] = w
+		}
 	case "ResourceChangePriority":
 		var a struct {
 			Data struct{ RequestID, Priority string }
@@ -414,6 +446,13 @@ func (b *builder) add(ev *event) {
 		var a struct{ Data struct{ NodeID int } }
 		if decode(ev, &a) {
 			t.unsized = append(t.unsized, a.Data.NodeID)
+		}
+	case "MetaCharsetCheck":
+		var a struct {
+			Data struct{ Frame, Disposition string }
+		}
+		if decode(ev, &a) && a.Data.Disposition != "" {
+			t.metaCharsets = append(t.metaCharsets, metaCharset{ts: ts, frame: a.Data.Frame, disposition: a.Data.Disposition})
 		}
 	case "EventTiming":
 		b.eventTiming(ev, ts)
@@ -546,10 +585,14 @@ func (b *builder) sendRequest(ev *event, ts Micro) {
 		return
 	}
 	d := a.Data
-	if r := b.request(d.RequestID); r != nil { // a redirect
-		if r.URL != d.URL {
-			r.Redirects = append(r.Redirects, r.URL)
-			r.URL = b.intern(d.URL)
+	if r := b.request(d.RequestID); r != nil { // a redirect: one event per hop
+		// Chromium 156 logs the hops when the final response arrives, with
+		// the redirects' origins only (so a hop may repeat the URL before
+		// it); when each hop started comes from ResourceWillSendRequest and
+		// the final response's timing.
+		r.Redirects = append(r.Redirects, r.URL)
+		r.URL = b.intern(d.URL)
+		if r.Redirected == 0 {
 			r.Redirected = ts
 		}
 		if d.Priority != "" {
@@ -608,6 +651,9 @@ func (b *builder) receiveResponse(ev *event) {
 		// A document's ResourceSendRequest is logged at commit, after the
 		// request really started.
 		r.Queued = min(r.Queued, Micro(base))
+		if len(r.Redirects) > 0 {
+			r.Redirected = Micro(base) // the final hop's start
+		}
 	}
 }
 
@@ -706,6 +752,32 @@ func (b *builder) finish() *Trace {
 	t := b.t
 	if t.Bounds.Min > t.Bounds.Max {
 		t.Bounds = Bounds{}
+	}
+	for i := range t.Requests {
+		// A redirected request started with its first hop.
+		r := &t.Requests[i]
+		if len(r.Redirects) == 0 {
+			continue
+		}
+		// Chrome may repeat a request's ResourceSendRequest: a hop is
+		// one that ResourceWillSendRequest counted, or that changed the URL.
+		w, ok := b.willSend[r.ID]
+		hops := w.hops - 1
+		if !ok {
+			hops = len(r.Redirects)
+			if !slices.ContainsFunc(r.Redirects, func(u string) bool { return u != r.URL }) {
+				hops = 0
+			}
+		}
+		if hops <= 0 {
+			r.Redirects, r.Redirected = nil, 0
+			continue
+		}
+		r.Redirects = r.Redirects[max(0, len(r.Redirects)-hops):]
+		if ok && w.first < r.Queued {
+			r.Queued = w.first
+		}
+		r.Redirected = max(r.Redirected, r.Queued)
 	}
 	slices.SortStableFunc(t.Requests, func(x, y Request) int { return cmp.Compare(x.Queued, y.Queued) })
 	slices.SortFunc(t.slices, func(x, y slice) int {

@@ -21,6 +21,9 @@ type Report struct {
 	// recorder traced under.
 	CPUThrottling float64
 	Network       string
+	// Viewport is the page's viewport when the trace stopped, as the
+	// recorder read it ("" when unknown); LCP and CLS depend on it.
+	Viewport string
 	// CruxRequested is set when field data (CrUX) was asked for, which
 	// this build cannot look up.
 	CruxRequested bool
@@ -59,8 +62,13 @@ func (t *Trace) Analyze() *Report {
 		is := InsightSet{ID: "NO_NAVIGATION", URL: t.urlStart, Bounds: s.bounds, Metrics: s.m, Insights: s.insights()}
 		if s.nav != nil {
 			is.ID, is.URL = "NAVIGATION_"+strconv.Itoa(i), s.nav.URL
+			if s.doc != nil && s.doc.URL != "" {
+				// The document's final URL: after redirects Chromium
+				// gives the navigation only the first URL's origin.
+				is.URL = s.doc.URL
+			}
 			if rep.URL == "" {
-				rep.URL = s.nav.URL
+				rep.URL = is.URL
 			}
 		}
 		rep.Sets = append(rep.Sets, is)
@@ -157,6 +165,11 @@ func (r *Report) Summary() string {
 	b.WriteString("## Summary of Performance trace findings:\n")
 	fmt.Fprintf(&b, "URL: %s\n", cmpOr(r.URL, "(unknown)"))
 	fmt.Fprintf(&b, "Trace bounds: %s\n", fmtBounds(r.Bounds))
+	fmt.Fprintf(&b, "Recorded window: %s", seconds(r.Bounds.Max-r.Bounds.Min))
+	if r.Viewport != "" {
+		fmt.Fprintf(&b, ", viewport %s", r.Viewport)
+	}
+	b.WriteString("\n")
 	cpu := "none"
 	if r.CPUThrottling > 1 {
 		cpu = strconv.FormatFloat(r.CPUThrottling, 'g', -1, 64) + "x slowdown"
@@ -266,6 +279,11 @@ func (s *InsightSet) summary(b *strings.Builder, fieldData string) {
 		slices.Sort(passed)
 		fmt.Fprintf(b, "Passed insights (details available too): %s\n", strings.Join(passed, ", "))
 	}
+}
+
+// seconds renders a duration as "5.8 s".
+func seconds(d Micro) string {
+	return strconv.FormatFloat(d.Ms()/1000, 'f', 1, 64) + " s"
 }
 
 func cmpOr(s, def string) string {

@@ -12,13 +12,26 @@ import (
 // reporting (small shims and one-liners repeat on purpose).
 const minDuplicate = 512
 
-// pageScripts returns the scripts first seen during the set that came from
-// the page (an http, https or file URL), one per distinct source text.
+// legacyMinBytes is the least a script must be, and the least its legacy
+// code must be estimated to cost, to be reported (DevTools' threshold).
+const legacyMinBytes = 5000
+
+// pageScripts returns the scripts of this page: first seen during the set,
+// from an http, https or file URL the page requested during the set, one
+// per distinct source text. Chrome's source rundown at the start of a trace
+// (ScriptCatchup) also lists the scripts earlier pages left in a reused
+// renderer; without a request in the set they are not this page's.
 func (s *set) pageScripts() (distinct []*script, sameText map[[sha256.Size]byte][]*script) {
 	sameText = map[[sha256.Size]byte][]*script{}
+	requested := map[string]bool{}
+	for i := range s.t.Requests {
+		if r := &s.t.Requests[i]; s.inSet(r) {
+			requested[r.URL] = true
+		}
+	}
 	for i := range s.t.scripts {
 		sc := &s.t.scripts[i]
-		if sc.parts == 0 || sc.length == 0 || !s.bounds.Contains(sc.ts) || !pageURL(sc.url) {
+		if sc.parts == 0 || sc.length == 0 || !s.bounds.Contains(sc.ts) || !pageURL(sc.url) || !requested[sc.url] {
 			continue
 		}
 		if len(sameText[sc.hash]) == 0 {
@@ -60,8 +73,9 @@ func (s *set) duplicatedJavaScript() *Insight {
 	if len(distinct) == 0 {
 		return nil
 	}
-	var dups []duplicate
-	// Scripts with the very same text.
+	var dups, sameCopies []duplicate
+	// Scripts with the very same text: reported, but like DevTools, which
+	// compares only the modules source maps name, not counted as failing.
 	for _, sc := range distinct {
 		group := sameText[sc.hash]
 		if len(group) < 2 || sc.length < minDuplicate {
@@ -74,7 +88,7 @@ func (s *set) duplicatedJavaScript() *Insight {
 				d.wasted += s.transferred(g, g.length)
 			}
 		}
-		dups = append(dups, d)
+		sameCopies = append(sameCopies, d)
 	}
 	// The same module bundled into different scripts (per inline source map).
 	type copyOf struct {
@@ -121,7 +135,8 @@ func (s *set) duplicatedJavaScript() *Insight {
 	}
 	var b strings.Builder
 	if len(dups) == 0 {
-		fmt.Fprintf(&b, "None of the %d script(s) loaded the same code as another (identical script text, or the same module in their inline source maps).\n", len(distinct))
+		fmt.Fprintf(&b, "None of the %d script(s) bundled the same module as another (as their inline source maps name them).\n", len(distinct))
+		writeSameCopies(&b, sameCopies)
 		in.Details = b.String()
 		return in
 	}
@@ -131,6 +146,7 @@ func (s *set) duplicatedJavaScript() *Insight {
 		total += d.wasted
 	}
 	in.Savings = Savings{WastedBytes: total}
+	in.setKey("wastedBytes", float64(total))
 	fmt.Fprintf(&b, "%d piece(s) of code were loaded more than once, about %s to download in vain:\n", len(dups), kB(total))
 	for _, d := range dups {
 		size := "size unknown"
@@ -140,8 +156,21 @@ func (s *set) duplicatedJavaScript() *Insight {
 		fmt.Fprintf(&b, "- %s (%s), %d copies: %s; extra copies about %s\n", d.what, size, len(d.scripts), strings.Join(d.scripts, ", "), kB(d.wasted))
 	}
 	b.WriteString("Bundle shared libraries once (a shared chunk, or one <script> the others rely on), deduplicate package versions, and don't inline the same library into several bundles.\n")
+	writeSameCopies(&b, sameCopies)
 	in.Details = b.String()
 	return in
+}
+
+// writeSameCopies notes the scripts loaded twice with the very same text.
+func writeSameCopies(b *strings.Builder, same []duplicate) {
+	if len(same) == 0 {
+		return
+	}
+	b.WriteString("\nAlso loaded more than once with the very same text (not counted above: without a source map the modules inside are unknown):\n")
+	for _, d := range same {
+		fmt.Fprintf(b, "- %s (%s each), %d copies: %s; extra copies about %s\n", d.what, kB(int64(d.size)), len(d.scripts), strings.Join(d.scripts, ", "), kB(d.wasted))
+	}
+	b.WriteString("Load each library from one URL, once.\n")
 }
 
 func (s *set) legacyJavaScript() *Insight {
@@ -157,27 +186,40 @@ func (s *set) legacyJavaScript() *Insight {
 		Description: "Polyfills and transforms for old browsers make modern browsers download and run code they don't need. Build for current browsers and drop the polyfills.",
 		Bounds:      s.bounds,
 	}
-	var b strings.Builder
+	var b, minor strings.Builder
 	found := 0
+	var total int64
 	for _, sc := range distinct {
 		if len(sc.legacy) == 0 {
 			continue
 		}
-		found++
 		urls := make([]string, 0, len(sameText[sc.hash]))
 		for _, g := range sameText[sc.hash] {
 			if !slices.Contains(urls, g.url) {
 				urls = append(urls, g.url)
 			}
 		}
-		fmt.Fprintf(&b, "- %s (%s): %s\n", strings.Join(urls, ", "), kB(int64(sc.length)), strings.Join(sc.legacy, ", "))
+		if sc.legacyBytes < legacyMinBytes {
+			fmt.Fprintf(&minor, "- %s (%s): %s, about %s\n", strings.Join(urls, ", "), kB(int64(sc.length)), strings.Join(sc.legacy, ", "), kB(int64(sc.legacyBytes)))
+			continue
+		}
+		found++
+		wasted := s.transferred(sc, sc.legacyBytes)
+		total += wasted
+		fmt.Fprintf(&b, "- %s (%s): %s; about %s could be saved\n", strings.Join(urls, ", "), kB(int64(sc.length)), strings.Join(sc.legacy, ", "), kB(wasted))
+	}
+	if minor.Len() > 0 {
+		minor.WriteString("(Under 5 kB of estimated savings per script: not worth a change of build on their own.)\n")
 	}
 	if found == 0 {
-		in.Details = fmt.Sprintf("None of the %d script(s) contains a well-known polyfill or Babel transform for old browsers.\n", len(distinct))
+		in.Details = fmt.Sprintf("None of the %d script(s) carries 5 kB or more of polyfills or Babel transforms for old browsers (scripts under 5 kB are not checked).\n", len(distinct)) + minor.String()
 		return in
 	}
 	in.Failed = true
-	in.Details = fmt.Sprintf("%d script(s) carry code for old browsers:\n%s", found, b.String()) +
+	in.Savings = Savings{WastedBytes: total}
+	in.setKey("scripts", float64(found))
+	in.Details = fmt.Sprintf("%d script(s) carry code for old browsers, about %s to download in vain (estimated: a polyfill library's shared internals and each polyfill, or each Babel helper and its uses, at most the script):\n%s", found, kB(total), b.String()) +
+		minor.String() +
 		"Every current browser has these features. Target modern browsers in the build (e.g. a browserslist of baseline browsers, Babel preset-env with bugfixes and no useBuiltIns), remove polyfill libraries, or serve them only to old browsers (<script nomodule>).\n"
 	return in
 }

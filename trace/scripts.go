@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -20,8 +21,9 @@ type script struct {
 	length int    // bytes of source text
 	hash   [sha256.Size]byte
 	// legacy lists the polyfills and transforms for old browsers found in
-	// the script.
-	legacy []string
+	// the script, legacyBytes estimates the bytes they take.
+	legacy      []string
+	legacyBytes int
 	// modules are the sources of its inline source map.
 	modules []mapSource
 
@@ -95,11 +97,15 @@ func (t *Trace) finishScripts() {
 		t.ScriptSources = true
 		s.length = len(s.text)
 		s.hash = sha256.Sum256(s.text)
-		s.legacy = legacySignatures(s.text)
+		if s.length >= legacyMinBytes { // smaller scripts cannot save enough
+			lf := legacyScan(s.text)
+			s.legacy, s.legacyBytes = lf.names, lf.bytes
+		}
 		s.modules = inlineMapSources(s.text, s.mapURL)
 		for _, m := range s.modules {
 			if name := legacyModule(m.name); name != "" && !slices.Contains(s.legacy, name) {
 				s.legacy = append(s.legacy, name)
+				s.legacyBytes = min(s.length, max(s.legacyBytes, polyfillRuntimeBytes)+max(0, m.size))
 			}
 		}
 		s.text = nil
@@ -184,52 +190,200 @@ func normalizeSource(src string) string {
 	}
 }
 
-// legacySig is a well-known polyfill or transform for old browsers: hint
-// is a cheap substring test before re.
-type legacySig struct {
-	name string
-	hint string
-	re   *regexp.Regexp
+// legacyFinding is what legacyScan found in a script: the polyfills and
+// transforms for old browsers, and an estimate of the bytes they take.
+type legacyFinding struct {
+	names []string
+	bytes int
 }
 
-// legacySigs are the polyfills (of features every current browser has) and
-// the Babel helpers that downlevel modern syntax.
-var legacySigs = func() []legacySig {
-	var sigs []legacySig
+// legacyPolyfills are the features every current browser has that
+// polyfills still define, by object path; the value is the polyfill's name.
+var legacyPolyfills = func() map[string]string {
+	m := map[string]string{}
 	for _, f := range []string{
 		"Array.prototype.fill", "Array.prototype.find", "Array.prototype.findIndex", "Array.prototype.flat",
-		"Array.prototype.flatMap", "Array.prototype.includes", "Array.from", "Array.of",
-		"Object.assign", "Object.entries", "Object.values", "Object.fromEntries",
+		"Array.prototype.flatMap", "Array.prototype.includes", "Array.prototype.at", "Array.from", "Array.of",
+		"Object.assign", "Object.entries", "Object.values", "Object.fromEntries", "Object.hasOwn",
 		"String.prototype.includes", "String.prototype.startsWith", "String.prototype.endsWith",
 		"String.prototype.padStart", "String.prototype.padEnd", "String.prototype.repeat",
-		"String.prototype.trimStart", "String.prototype.trimEnd",
-		"Promise.prototype.finally", "Promise.allSettled", "Number.isNaN", "Number.isInteger", "Math.trunc",
+		"String.prototype.trimStart", "String.prototype.trimEnd", "String.prototype.replaceAll",
+		"Promise.prototype.finally", "Promise.allSettled", "Promise.any", "Number.isNaN", "Number.isInteger", "Math.trunc",
 	} {
-		i := strings.LastIndexByte(f, '.')
-		obj, prop := regexp.QuoteMeta(f[:i]), f[i+1:]
-		// obj.prop = ..., or Object.defineProperty(obj, "prop", ...).
-		re := regexp.MustCompile(`\b` + obj + `\.` + prop + `\s*=[^=]|defineProperty\(\s*` + obj + `\s*,\s*['"]` + prop + `['"]`)
-		sigs = append(sigs, legacySig{name: f + " polyfill", hint: prop, re: re})
+		m[f] = f + " polyfill"
 	}
-	return append(sigs,
-		legacySig{"Promise polyfill", "Promise", regexp.MustCompile(`\b(?:window|self|global|globalThis)\.Promise\s*=[^=]`)},
-		legacySig{"regenerator-runtime (async functions and generators compiled to ES5)", "regeneratorRuntime", regexp.MustCompile(`\bregeneratorRuntime\b`)},
-		legacySig{"Babel classes transform (_classCallCheck)", "_classCallCheck", regexp.MustCompile(`\b_classCallCheck\b`)},
-		legacySig{"Babel async-to-generator transform (_asyncToGenerator)", "_asyncToGenerator", regexp.MustCompile(`\b_asyncToGenerator\b`)},
-		legacySig{"Babel spread transform (_toConsumableArray)", "_toConsumableArray", regexp.MustCompile(`\b_toConsumableArray\b`)},
-		legacySig{"Babel destructuring transform (_slicedToArray)", "_slicedToArray", regexp.MustCompile(`\b_slicedToArray\b`)},
-	)
+	for _, g := range []string{"window", "self", "global", "globalThis"} {
+		m[g+".Promise"] = "Promise polyfill"
+	}
+	return m
 }()
 
-// legacySignatures lists the legacySigs found in text.
-func legacySignatures(text []byte) []string {
-	var out []string
-	for _, sig := range legacySigs {
-		if bytes.Contains(text, []byte(sig.hint)) && sig.re.Match(text) {
-			out = append(out, sig.name)
+// legacyTransforms are the Babel helpers that downlevel modern syntax, by
+// identifier: their name, the helper's size and the bytes each use adds
+// (rough figures for minified Babel output).
+var legacyTransforms = map[string]struct {
+	name           string
+	helper, perUse int
+}{
+	"regeneratorRuntime": {"regenerator-runtime (async functions and generators compiled to ES5)", 0, 80},
+	"_classCallCheck":    {"Babel classes transform (_classCallCheck)", 1000, 20},
+	"_asyncToGenerator":  {"Babel async-to-generator transform (_asyncToGenerator)", 600, 20},
+	"_toConsumableArray": {"Babel spread transform (_toConsumableArray)", 1200, 20},
+	"_slicedToArray":     {"Babel destructuring transform (_slicedToArray)", 900, 20},
+}
+
+// A polyfill library brings shared internals besides each polyfill (core-js
+// 3's are about 25 kB minified); each polyfill adds about a kilobyte.
+const (
+	polyfillRuntimeBytes = 25000
+	perPolyfillBytes     = 1000
+)
+
+// legacyScan finds polyfills and Babel helpers in a script in one pass over
+// its text, reading each identifier once: polyfills assigned
+// (Array.prototype.includes = ..., Object["assign"] = ...) or defined
+// (Object.defineProperty(String.prototype, "startsWith", ...)), and uses of
+// the helpers. The byte estimate is at most the script's length.
+func legacyScan(text []byte) legacyFinding {
+	var f legacyFinding
+	polyfills := 0
+	uses := map[string]int{}
+	for i := 0; i < len(text); {
+		c := text[i]
+		if !identStart(c) || i > 0 && (identPart(text[i-1]) || text[i-1] == '.') {
+			i++
+			continue
+		}
+		end := identEnd(text, i)
+		word := text[i:end]
+		switch {
+		case string(word) == "defineProperty":
+			if name, ok := definedProperty(text[end:]); ok {
+				if p, ok := legacyPolyfills[name]; ok && !slices.Contains(f.names, p) {
+					f.names = append(f.names, p)
+					polyfills++
+				}
+			}
+		case legacyRoot(word):
+			path, next := dottedPath(text, i)
+			if p, ok := legacyPolyfills[path]; ok && assigned(text[next:]) && !slices.Contains(f.names, p) {
+				f.names = append(f.names, p)
+				polyfills++
+			}
+			end = max(end, next)
+		default:
+			if _, ok := legacyTransforms[string(word)]; ok {
+				uses[string(word)]++
+			}
+		}
+		i = end
+	}
+	if polyfills > 0 {
+		f.bytes = polyfillRuntimeBytes + perPolyfillBytes*polyfills
+	}
+	for _, id := range slices.Sorted(maps.Keys(uses)) {
+		tr := legacyTransforms[id]
+		f.names = append(f.names, tr.name)
+		f.bytes += tr.helper + tr.perUse*uses[id]
+	}
+	f.bytes = min(f.bytes, len(text))
+	return f
+}
+
+func identStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'
+}
+
+func identPart(c byte) bool { return identStart(c) || c >= '0' && c <= '9' }
+
+func identEnd(text []byte, i int) int {
+	for i < len(text) && identPart(text[i]) {
+		i++
+	}
+	return i
+}
+
+// legacyRoot reports whether an identifier can start a polyfilled path.
+func legacyRoot(w []byte) bool {
+	switch string(w) {
+	case "Array", "Object", "String", "Promise", "Number", "Math", "window", "self", "global", "globalThis":
+		return true
+	}
+	return false
+}
+
+// dottedPath reads a.b.c (and a["b"]) from i, at most four parts, giving
+// the path with dots and where it ends.
+func dottedPath(text []byte, i int) (string, int) {
+	var b []byte
+	for part := 0; part < 4; part++ {
+		end := identEnd(text, i)
+		if end == i {
+			break
+		}
+		b = append(b, text[i:end]...)
+		i = end
+		switch {
+		case i+1 < len(text) && text[i] == '.' && identStart(text[i+1]):
+			b = append(b, '.')
+			i++
+		case i+2 < len(text) && text[i] == '[' && (text[i+1] == '"' || text[i+1] == '\''):
+			q := text[i+1]
+			end := identEnd(text, i+2)
+			if end+1 < len(text) && text[end] == q && text[end+1] == ']' && end > i+2 {
+				b = append(append(b, '.'), text[i+2:end]...)
+				return string(b), end + 2
+			}
+			return string(b), i
+		default:
+			return string(b), i
 		}
 	}
-	return out
+	return string(b), i
+}
+
+// assigned reports whether text starts with an assignment (= but not ==).
+func assigned(text []byte) bool {
+	i := 0
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i+1 < len(text) && text[i] == '=' && text[i+1] != '=' && text[i+1] != '>'
+}
+
+// definedProperty reads `(obj, "prop"` after defineProperty, giving
+// obj.prop.
+func definedProperty(text []byte) (string, bool) {
+	i := skipSpace(text, 0)
+	if i >= len(text) || text[i] != '(' {
+		return "", false
+	}
+	i = skipSpace(text, i+1)
+	obj, i := dottedPath(text, i)
+	if obj == "" {
+		return "", false
+	}
+	i = skipSpace(text, i)
+	if i >= len(text) || text[i] != ',' {
+		return "", false
+	}
+	i = skipSpace(text, i+1)
+	if i >= len(text) || text[i] != '"' && text[i] != '\'' {
+		return "", false
+	}
+	q := text[i]
+	end := identEnd(text, i+1)
+	if end >= len(text) || text[end] != q || end == i+1 {
+		return "", false
+	}
+	return obj + "." + string(text[i+1:end]), true
+}
+
+func skipSpace(text []byte, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // legacyModule names a polyfill module bundled from core-js or

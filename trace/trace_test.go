@@ -358,7 +358,7 @@ func TestCacheAndThirdPartiesAndHTTP(t *testing.T) {
 		t.Errorf("Cache:\n%s", c.Details)
 	}
 	tp := insight(t, r, "ThirdParties")
-	if !tp.Failed || !strings.Contains(tp.Details, "other.test: 60.0 kB transferred, 30 ms of main-thread time") {
+	if tp.Failed || !tp.Informative || !strings.Contains(tp.Details, "other.test: 60.0 kB transferred, 30 ms of main-thread time") {
 		t.Errorf("ThirdParties:\n%s", tp.Details)
 	}
 	h := insight(t, r, "ModernHTTP")
@@ -390,11 +390,12 @@ func TestImageDeliveryFontsViewportDOM(t *testing.T) {
 		t.Errorf("FontDisplay %+v", fd)
 	}
 	vp := insight(t, r, "Viewport")
-	if !vp.Failed || vp.Savings.INP != 300_000 {
+	if !vp.Failed || vp.Savings.INP != 0 { // no slow tap: nothing to save
+
 		t.Errorf("Viewport %+v", vp)
 	}
 	ds := insight(t, r, "DOMSize")
-	if !ds.Failed || !strings.Contains(ds.Details, "5000 elements") || !strings.Contains(ds.Details, "4000 objects") {
+	if ds.Failed || !ds.Informative || !strings.Contains(ds.Details, "5000 elements") || !strings.Contains(ds.Details, "4000 objects") {
 		t.Errorf("DOMSize %+v", ds)
 	}
 }
@@ -408,11 +409,11 @@ func TestSlowCSSSelector(t *testing.T) {
 	}
 	r := build(t, cat(navigation(100, nil), []E{stats(200, 30_000), stats(300, 30_000)})...).Analyze()
 	in := insight(t, r, "SlowCSSSelector")
-	if !in.Failed || !strings.Contains(in.Details, "div *: 60 ms, 10000 match attempts, 6 matches") {
+	if in.Failed || !in.Informative || !strings.Contains(in.Details, "div *: 60 ms, 10000 match attempts, 6 matches") {
 		t.Fatalf("SlowCSSSelector %+v", in)
 	}
 	r = build(t, navigation(100, nil)...).Analyze()
-	if in := insight(t, r, "SlowCSSSelector"); in.Failed || !strings.Contains(in.Details, "blink.debug") {
+	if in := insight(t, r, "SlowCSSSelector"); in.Informative || !strings.Contains(in.Details, "blink.debug") {
 		t.Fatalf("without selector stats: %+v", in)
 	}
 }

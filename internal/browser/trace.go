@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -154,13 +155,29 @@ func readStream(ctx context.Context, s *cdp.Session, handle string, w io.Writer,
 	}
 }
 
-// WaitSettled waits until the page has been quiet for quiet: no resource
-// loaded, no long task, layout shift, largest-paint candidate or input
-// event (as the page's PerformanceObserver sees them), at most limit.
-func (pr Profiler) WaitSettled(ctx context.Context, quiet, limit time.Duration) error {
-	_, err := pr.page.Evaluate(ctx, fmt.Sprintf("(%s)(%d, %d)", waitSettledJS, quiet.Milliseconds(), limit.Milliseconds()))
+// WaitSettled waits until at least atLeast has passed and the page has been
+// quiet for quiet: no resource loaded, no long task, layout shift,
+// largest-paint candidate or input event (as the page's PerformanceObserver
+// sees them); at most limit.
+func (pr Profiler) WaitSettled(ctx context.Context, atLeast, quiet, limit time.Duration) error {
+	_, err := pr.page.Evaluate(ctx, fmt.Sprintf("(%s)(%d, %d, %d)", waitSettledJS, atLeast.Milliseconds(), quiet.Milliseconds(), limit.Milliseconds()))
 	if err != nil && !isContextLost(err) {
 		return fmt.Errorf("wait for the page to settle: %w", err)
 	}
 	return nil
+}
+
+// TraceViewport describes the page's layout viewport as the trace saw it:
+// its size in CSS pixels and its device pixel ratio, e.g. "1280x633 CSS
+// pixels at device pixel ratio 1". LCP and CLS depend on it.
+func (pr Profiler) TraceViewport(ctx context.Context) (string, error) {
+	v, err := pr.page.Evaluate(ctx, `innerWidth + "x" + innerHeight + " CSS pixels at device pixel ratio " + devicePixelRatio`)
+	if err != nil {
+		return "", fmt.Errorf("read the viewport: %w", err)
+	}
+	var s string
+	if err := json.Unmarshal(v.Value, &s); err != nil {
+		return "", fmt.Errorf("read the viewport: %s: %w", v.Value, err)
+	}
+	return s, nil
 }
