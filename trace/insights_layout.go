@@ -45,12 +45,17 @@ func (s *set) clsCulprits() *Insight {
 	return in
 }
 
-// shiftCauses guesses what caused a shift from what happened in the half
-// second before it: fonts that finished loading, images without size, and
-// scripts that ran.
+// shiftCauses finds what caused a shift: an image without a size painted
+// right after the pre-paint that produced the shift (as DevTools finds
+// it), images without size and fonts that finished loading in the half
+// second before it; only when none of these explains it, the script that
+// ran last before it.
 func (s *set) shiftCauses(sh *LayoutShift) []string {
 	const window = 500 * Micro(1000)
 	var out []string
+	if p := s.unsizedPaintAfter(sh); p != nil {
+		out = append(out, fmt.Sprintf("image without explicit size painted with the shift: %s (node id %d)", p.url, p.nodeID))
+	}
 	for i := range s.t.Requests {
 		r := &s.t.Requests[i]
 		if r.ResourceType == "Font" && r.Finish < sh.TS && r.Finish >= sh.TS-window {
@@ -59,26 +64,54 @@ func (s *set) shiftCauses(sh *LayoutShift) []string {
 	}
 	for i := range s.t.Requests {
 		r := &s.t.Requests[i]
-		if r.ResourceType == "Image" && r.Finish < sh.TS && r.Finish >= sh.TS-window && !s.imageSized(r.URL) {
+		if r.ResourceType == "Image" && r.Finish < sh.TS && r.Finish >= sh.TS-window && !s.imageSized(r.URL) &&
+			!slices.ContainsFunc(out, func(c string) bool { return strings.Contains(c, r.URL+" (node id") }) {
 			out = append(out, "image without explicit size loaded just before: "+r.URL)
 		}
 	}
-	if s.main >= 0 {
-		var script string
-		var at Micro
-		s.t.walk(s.main, Bounds{sh.TS - window, sh.TS}, func(sl *slice, _ Micro, stack []*slice) {
-			if sl.kind != kindScript || sl.end() > sh.TS || sl.end() < sh.TS-window || sl.start < at {
-				return
-			}
-			if loc := s.scriptOf(sl, stack); loc != "" {
-				script, at = loc, sl.start
-			}
-		})
-		if script != "" {
-			out = append(out, "script that changed the page just before: "+script)
+	if len(out) > 0 || s.main < 0 {
+		return out
+	}
+	var script string
+	var at Micro
+	s.t.walk(s.main, Bounds{sh.TS - window, sh.TS}, func(sl *slice, _ Micro, stack []*slice) {
+		if sl.kind != kindScript || sl.end() > sh.TS || sl.end() < sh.TS-window || sl.start < at {
+			return
 		}
+		if loc := s.scriptOf(sl, stack); loc != "" {
+			script, at = loc, sl.start
+		}
+	})
+	if script != "" {
+		out = append(out, "script that changed the page just before: "+script)
 	}
 	return out
+}
+
+// unsizedPaintAfter returns the image painted first after the pre-paint
+// during which the shift was recorded, when that image was laid out
+// without a size; nil otherwise.
+func (s *set) unsizedPaintAfter(sh *LayoutShift) *imagePaint {
+	var pre *Bounds
+	for i := range s.t.prePaints {
+		if p := &s.t.prePaints[i]; p.Contains(sh.TS) {
+			pre = p
+			break
+		}
+	}
+	if pre == nil {
+		return nil
+	}
+	var next *imagePaint
+	for i := range s.t.imgPaints {
+		if p := &s.t.imgPaints[i]; p.ts > pre.Max && (next == nil || p.ts < next.ts) {
+			next = p
+		}
+	}
+	if next == nil || !slices.Contains(s.t.unsized, next.nodeID) {
+		return nil
+	}
+	return next
 }
 
 // imageSized reports whether the image at u was laid out with a size

@@ -439,7 +439,9 @@ func (s *set) characterSet() *Insight {
 	case "not-found":
 		b.WriteString("- FAIL: the HTML has no <meta charset>.\n")
 	default:
-		b.WriteString("- FAIL: the trace does not say whether the HTML has a <meta charset>.\n")
+		if !inHeader { // Blink looks for <meta charset> only without one in the header
+			b.WriteString("- FAIL: the trace does not say whether the HTML has a <meta charset>.\n")
+		}
 	}
 	if in.Failed {
 		b.WriteString("Send Content-Type: text/html; charset=utf-8, or put <meta charset=\"utf-8\"> first in <head>.\n")

@@ -241,7 +241,8 @@ type Trace struct {
 	doms      []domStats
 	fonts     []fontLoad
 	scripts   []script
-	unsized   []int // node ids of images laid out without a size
+	unsized   []int    // node ids of images laid out without a size
+	prePaints []Bounds // PrePaint events, where layout shifts are recorded
 	// metaCharsets are MetaCharsetCheck events: where the HTML parser
 	// found a <meta charset>.
 	metaCharsets []metaCharset
@@ -318,8 +319,11 @@ func (b *builder) add(ev *event) {
 		t.Bounds.Max = max(t.Bounds.Max, ts+Micro(ev.dur))
 	}
 	if ev.ph == 'X' {
-		if string(ev.name) == "PaintImage" {
+		switch string(ev.name) {
+		case "PaintImage":
 			b.paintImage(ev, ts)
+		case "PrePaint":
+			t.prePaints = append(t.prePaints, Bounds{ts, ts + Micro(ev.dur)})
 		}
 		if k := kindOf(ev.name); k != kindNone {
 			b.addSlice(ev, k)
