@@ -28,10 +28,9 @@ func getHeapsnapshotSummary(ctx context.Context, c *Call, args *getHeapsnapshotS
 	o := newHeapOutput(c, args.MaxNameLength)
 	st := s.Statistics()
 	c.Resp.Linef("## Heap Snapshot Data")
-	stats := map[string]uint64{
-		"total": st.Total, "v8heap": st.V8Heap, "native": st.Native, "code": st.Code,
-		"strings": st.Strings, "jsArrays": st.JSArrays, "system": st.System, "extraNativeBytes": st.ExtraNativeBytes,
-	}
+	stats := heapStats{Total: st.Total,
+		Native: heapNativeStats{Total: st.Native, TypedArrays: st.TypedArrays},
+		V8Heap: heapV8Stats{Total: st.V8Heap, Code: st.Code, JSArrays: st.JSArrays, Strings: st.Strings, System: st.System}}
 	static := map[string]any{
 		"nodeCount": st.NodeCount, "edgeCount": st.EdgeCount, "totalSize": st.Total, "maxJSObjectId": st.MaxJSObjectID,
 	}
@@ -89,15 +88,11 @@ func getHeapsnapshotDetails(ctx context.Context, c *Call, args *getHeapsnapshotD
 	c.Resp.Linef("## Heap Snapshot Data")
 	c.Resp.Linef("Objects: %d", objects)
 	c.Resp.Linef("Total shallow size: %s", kb(self))
-	if len(classes) == 0 {
-		c.Resp.Linef("No object passes the filter.")
-		return nil
-	}
-	shown, err := paginate(c, classes, args.page())
+	shown, err := heapPage(c, classes, args.page())
 	if err != nil {
 		return err
 	}
-	rows := [][]string{{"id", "name", "count", "selfSize", "retainedSize"}}
+	rows := [][]string{{"id", "className", "count", "selfSize", "retainedSize"}}
 	for _, cl := range shown {
 		rows = append(rows, []string{strconv.Itoa(cl.ID), o.name(cl.Name), strconv.Itoa(cl.Count), kb(cl.SelfSize), kb(cl.RetainedSize)})
 	}
@@ -137,7 +132,7 @@ func getHeapsnapshotClassNodes(ctx context.Context, c *Call, args *getHeapsnapsh
 	}
 	o := newHeapOutput(c, args.MaxNameLength)
 	c.Resp.Linef("## Objects of class %s", o.name(class.Name))
-	shown, err := paginate(c, nodes, args.page())
+	shown, err := heapPage(c, nodes, args.page())
 	if err != nil {
 		return err
 	}
@@ -196,7 +191,7 @@ func getHeapsnapshotEdges(ctx context.Context, c *Call, args *getHeapsnapshotEdg
 	edges := s.Edges(i, heapsnapshot.EdgeOptions{SortBy: args.SortBy, MinRetainedSize: size.Min, ExcludePrimitives: args.ExcludePrimitives.or(true)})
 	o := newHeapOutput(c, args.MaxNameLength)
 	c.Resp.Linef("## References of @%d %s", s.Node(i).ID, o.label(s.Node(i).Name))
-	shown, err := paginate(c, edges, args.page())
+	shown, err := heapPage(c, edges, args.page())
 	if err != nil {
 		return err
 	}
@@ -219,7 +214,7 @@ func getHeapsnapshotRetainers(ctx context.Context, c *Call, args *getHeapsnapsho
 	}
 	o := newHeapOutput(c, args.MaxNameLength)
 	c.Resp.Linef("## Retainers of @%d %s", s.Node(i).ID, o.label(s.Node(i).Name))
-	shown, err := paginate(c, s.Retainers(i), args.page())
+	shown, err := heapPage(c, s.Retainers(i), args.page())
 	if err != nil {
 		return err
 	}
@@ -253,7 +248,14 @@ func getHeapsnapshotRetainingPaths(ctx context.Context, c *Call, args *getHeapsn
 	c.Resp.Linef("### Retaining Paths")
 	c.Resp.Linef("@%d %s (distance: %s)", n.ID, o.label(n.Name), distance(n.Distance))
 	if len(paths.Paths) == 0 {
-		c.Resp.Linef("No retaining paths found: nothing but weak references holds this object.")
+		switch {
+		case n.Distance == heapsnapshot.Unreachable:
+			c.Resp.Linef("No retaining paths found: the GC roots do not reach this object (nothing, or only weak references, hold it).")
+		case n.Distance <= 2:
+			c.Resp.Linef("No retaining paths found: the object is at distance %d, held by the GC roots themselves.", n.Distance)
+		default:
+			c.Resp.Linef("No retaining paths found within the budget.")
+		}
 	}
 	var write func(ps []heapsnapshot.PathNode, depth int)
 	write = func(ps []heapsnapshot.PathNode, depth int) {
@@ -275,6 +277,8 @@ func getHeapsnapshotRetainingPaths(ctx context.Context, c *Call, args *getHeapsn
 	if len(limits) > 0 {
 		c.Resp.Linef("Note: results are truncated, the following limits were reached: %s.", strings.Join(limits, ", "))
 	}
+	l := paths.Limits
+	c.Resp.Linef("Budget: maxDepth=%d, maxNodes=%d, maxSiblings=%d: every distinct chain of strong retainers, nearest the roots first, up to the GC roots' categories (distance 2).", l.MaxDepth, l.MaxNodes, l.MaxSiblings)
 	return nil
 }
 
@@ -320,7 +324,7 @@ func getHeapsnapshotDuplicateStrings(ctx context.Context, c *Call, args *getHeap
 	}
 	o := newHeapOutput(c, args.MaxNameLength)
 	c.Resp.Linef("### Duplicate Strings")
-	shown, err := paginate(c, s.DuplicateStrings(), args.page())
+	shown, err := heapPage(c, s.DuplicateStrings(), args.page())
 	if err != nil {
 		return err
 	}
@@ -377,7 +381,7 @@ func queryHeapsnapshotObjects(ctx context.Context, c *Call, args *queryHeapsnaps
 		c.Resp.Linef("No objects match.")
 		return nil
 	}
-	shown, err := paginate(c, found, args.page())
+	shown, err := heapPage(c, found, args.page())
 	if err != nil {
 		return err
 	}
@@ -409,6 +413,18 @@ func compareHeapsnapshots(ctx context.Context, c *Call, args *compareHeapsnapsho
 	k, ok := args.ClassIndex.get()
 	if !ok {
 		c.Resp.Linef("### Heap Snapshot Diff")
+		var total heapsnapshot.ClassDiff
+		for _, d := range diffs {
+			total.AddedCount += d.AddedCount
+			total.RemovedCount += d.RemovedCount
+			total.CountDelta += d.CountDelta
+			total.AddedSize += d.AddedSize
+			total.RemovedSize += d.RemovedSize
+			total.SizeDelta += d.SizeDelta
+		}
+		c.Resp.Linef("Total: # new: %d, # deleted: %d, # delta: %s, alloc size: %s, freed size: %s, size delta: %s",
+			total.AddedCount, total.RemovedCount, signed(strconv.Itoa(total.CountDelta), total.CountDelta > 0),
+			signed(kb(total.AddedSize), total.AddedSize > 0), signed(kb(total.RemovedSize), total.RemovedSize > 0), signed(skb(total.SizeDelta), total.SizeDelta > 0))
 		type row struct {
 			index int
 			d     heapsnapshot.ClassDiff
@@ -417,7 +433,7 @@ func compareHeapsnapshots(ctx context.Context, c *Call, args *compareHeapsnapsho
 		for k, d := range diffs {
 			all[k] = row{k, d}
 		}
-		shown, err := paginate(c, all, args.page())
+		shown, err := heapPage(c, all, args.page())
 		if err != nil {
 			return err
 		}
@@ -451,7 +467,7 @@ func compareHeapsnapshots(ctx context.Context, c *Call, args *compareHeapsnapsho
 	for _, r := range d.Removed {
 		objects = append(objects, object{false, r.ID, r.SelfSize})
 	}
-	shown, err := paginate(c, objects, args.page())
+	shown, err := heapPage(c, objects, args.page())
 	if err != nil {
 		return err
 	}
@@ -518,13 +534,13 @@ func analyzeHeapsnapshotContexts(ctx context.Context, c *Call, args *analyzeHeap
 		}
 	}
 	if args.ScopeInfoNodeID != 0 && len(scopes) == 1 {
-		shown, err := paginate(c, scopes[0].Contexts, args.page())
+		shown, err := heapPage(c, scopes[0].Contexts, args.page())
 		if err != nil {
 			return err
 		}
 		write(scopes[0], shown)
 	} else if len(scopes) > 0 {
-		shown, err := paginate(c, scopes, args.page())
+		shown, err := heapPage(c, scopes, args.page())
 		if err != nil {
 			return err
 		}

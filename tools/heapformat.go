@@ -89,28 +89,32 @@ func distance(d int) string {
 	return strconv.Itoa(d)
 }
 
-// kb formats a size for people: bytes below 1 kB, then kB and MB with
-// one decimal below 100 of the unit.
-func kb(bytes uint64) string { return skb(int64(bytes)) }
+// kb formats a size as the reference does (DevTools' formatBytesToKb):
+// always in kB, with one decimal below 100 kB, rounded half away from
+// zero, and thousands separated by commas: "0.1 kB", "99.9 kB", "1,235 kB".
+func kb(bytes uint64) string { return skb(int64(min(bytes, math.MaxInt64))) }
 
-// skb is kb for a size that may be negative.
+// skb is kb for a size that may be negative (a negative size always has
+// its decimal, as in DevTools).
 func skb(bytes int64) string {
-	v := math.Abs(float64(bytes))
-	sign := ""
+	sign, v := "", uint64(bytes)
 	if bytes < 0 {
-		sign = "-"
+		sign, v = "-", uint64(-bytes)
 	}
-	switch {
-	case v < 1e3:
-		return sign + strconv.FormatFloat(v, 'f', 0, 64) + " B"
-	case v < 1e5:
-		return sign + strconv.FormatFloat(v/1e3, 'f', 1, 64) + " kB"
-	case v < 1e6:
-		return sign + strconv.FormatFloat(v/1e3, 'f', 0, 64) + " kB"
-	case v < 1e8:
-		return sign + strconv.FormatFloat(v/1e6, 'f', 1, 64) + " MB"
+	if bytes < 100_000 {
+		tenths := (v + 50) / 100
+		return sign + groupThousands(tenths/10) + "." + strconv.FormatUint(tenths%10, 10) + " kB"
 	}
-	return sign + strconv.FormatFloat(v/1e6, 'f', 0, 64) + " MB"
+	return sign + groupThousands((v+500)/1000) + " kB"
+}
+
+// groupThousands writes v with commas between groups of three digits.
+func groupThousands(v uint64) string {
+	s := strconv.FormatUint(v, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // signed prefixes a positive delta with +.
@@ -196,4 +200,57 @@ func parseSizeRange(arg, s string) (heapsnapshot.SizeRange, error) {
 func indentJSON(v any) string {
 	b, _ := json.MarshalIndent(v, "", "  ") // maps of numbers always encode
 	return string(b)
+}
+
+// heapStats are get_heapsnapshot_summary's statistics, grouped as the
+// reference groups them.
+type heapStats struct {
+	Total  uint64          `json:"total"`
+	Native heapNativeStats `json:"native"`
+	V8Heap heapV8Stats     `json:"v8heap"`
+}
+
+type heapNativeStats struct {
+	Total       uint64 `json:"total"`
+	TypedArrays uint64 `json:"typedArrays"`
+}
+
+type heapV8Stats struct {
+	Total    uint64 `json:"total"`
+	Code     uint64 `json:"code"`
+	JSArrays uint64 `json:"jsArrays"`
+	Strings  uint64 `json:"strings"`
+	System   uint64 `json:"system"`
+}
+
+// heapPage pages a heap tool's rows like paginate, and like the reference
+// it always says how many rows there are (also when there are none: the
+// table then has its header only) and, on a paged answer, which pageIdx
+// gets the next and the previous page.
+func heapPage[T any](c *Call, items []T, p pageArgs) ([]T, error) {
+	if len(items) == 0 && p.PageSize >= 0 && p.PageIdx >= 0 {
+		if p.PageIdx > 0 {
+			c.Resp.Linef("Invalid page number %d: there are no rows.", p.PageIdx)
+		}
+		c.Resp.Linef("Showing 0-0 of 0 (Page 1 of 1).")
+		c.Resp.Set("pagination", pagination{TotalPages: 1, InvalidPage: p.PageIdx > 0})
+		return nil, nil
+	}
+	shown, err := paginate(c, items, p)
+	if err != nil || p.PageSize == 0 && p.PageIdx == 0 {
+		return shown, err
+	}
+	size := cmp.Or(p.PageSize, defaultPageSize)
+	pages := (len(items) + size - 1) / size
+	page := p.PageIdx
+	if page >= pages {
+		page = 0
+	}
+	if page+1 < pages {
+		c.Resp.Linef("Next page: %d (pageIdx=%d, pageSize=%d)", page+1, page+1, size)
+	}
+	if page > 0 {
+		c.Resp.Linef("Previous page: %d", page-1)
+	}
+	return shown, nil
 }

@@ -20,3 +20,17 @@ func TestParseByteSize(t *testing.T) {
 		}
 	}
 }
+
+// TestKBMatchesDevTools checks sizes against what DevTools'
+// formatBytesToKb answered for them (in the reference server, en-US).
+func TestKBMatchesDevTools(t *testing.T) {
+	for in, want := range map[int64]string{
+		0: "0.0 kB", 12: "0.0 kB", 50: "0.1 kB", 250: "0.3 kB", 999: "1.0 kB", 1000: "1.0 kB", 12345: "12.3 kB",
+		99949: "99.9 kB", 99950: "100.0 kB", 100000: "100 kB", 123456: "123 kB", 1234567: "1,235 kB",
+		283000000: "283,000 kB", -5000: "-5.0 kB", -123456: "-123.5 kB",
+	} {
+		if got := skb(in); got != want {
+			t.Errorf("skb(%d) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -38,6 +38,8 @@ type PathNode struct {
 type RetainingPaths struct {
 	Paths                                       []PathNode
 	DepthLimited, NodesLimited, SiblingsLimited bool
+	// Limits are the limits applied, defaults filled in.
+	Limits PathLimits
 }
 
 // RetainingPaths returns every distinct chain of retainers from node i up
@@ -53,6 +55,7 @@ func (s *Snapshot) RetainingPaths(i Index, limits PathLimits) RetainingPaths {
 	limits.MaxSiblings = cmp.Or(limits.MaxSiblings, DefaultPathLimits.MaxSiblings)
 	w := pathWalk{s: s, limits: limits, visiting: map[uint32]bool{}, visited: map[uint32]int{}}
 	w.out.Paths = w.forest(uint32(i), 0)
+	w.out.Limits = limits
 	return w.out
 }
 
