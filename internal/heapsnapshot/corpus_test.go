@@ -416,3 +416,49 @@ func compareDiff(t *testing.T, base, s *Snapshot, want *devtoolsAnswers) {
 	}
 	compareList(t, "comparison with array-1", got, exp)
 }
+
+// TestCorpusShowsEachCase checks that the recorded corpus has what the
+// comparison is for, so that it cannot agree on empty answers: two
+// realms with memory of their own, long strings V8 truncated, objects
+// only the console, listeners or contexts keep, top-level variables, and
+// a page with none of that.
+func TestCorpusShowsEachCase(t *testing.T) {
+	corpus, plain := loadAnswers(t, "corpus"), loadAnswers(t, "plain")
+	realms := 0
+	for _, c := range corpus.NativeContextSizes.NativeContexts {
+		if c.AttributedSize > 100_000 {
+			realms++
+		}
+	}
+	if realms < 2 {
+		t.Errorf("corpus: %d realms with over 100 kB of their own, want the page's and the iframe's", realms)
+	}
+	truncated := 0
+	for _, g := range corpus.DuplicateStrings {
+		if g.Truncated && g.Count == 30 {
+			truncated++
+		}
+	}
+	if truncated != 1 {
+		t.Errorf("corpus: %d truncated groups of 30 copies, want 1 (the 200 strings sharing a prefix are no group)", truncated)
+	}
+	for _, f := range []string{FilterConsole, FilterEventHandlers, FilterContexts} {
+		if len(corpus.Aggregates[f]) == 0 {
+			t.Errorf("corpus: nothing retained by %s", f)
+		}
+	}
+	topLevel := false
+	for _, sc := range corpus.Contexts.Scopes {
+		for _, c := range sc.Contexts {
+			for _, f := range c.DeadFields {
+				topLevel = topLevel || f.Name == "topLevelCache"
+			}
+		}
+	}
+	if !topLevel {
+		t.Error("corpus: the top-level variable topLevelCache is not among the dead fields")
+	}
+	if len(plain.Aggregates[FilterEventHandlers]) != 0 || len(plain.Contexts.Scopes) != 0 {
+		t.Errorf("plain: %d classes retained by listeners, %d scopes with dead fields; want none", len(plain.Aggregates[FilterEventHandlers]), len(plain.Contexts.Scopes))
+	}
+}

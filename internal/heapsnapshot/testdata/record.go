@@ -55,7 +55,8 @@ window.counter = makeCounter();
 // objects of an iframe's realm next to the page's, 200 different long
 // strings that share a 1,500-character prefix next to 30 copies of one long
 // string, a big string held in a property, event listeners, and top-level
-// script variables (script context) beside a closure.
+// script variables (script context) beside a closure, and objects only a
+// console message keeps.
 const corpusPage = `<title>Corpus</title><iframe srcdoc="<script>
 class FrameItem { constructor(i) { this.i = i; } }
 window.frameItems = [];
@@ -80,6 +81,7 @@ function makeCounter() {
   return function increment() { return ++count; };
 }
 window.counter = makeCounter();
+console.log('kept by the console', { consoleKept: new Array(2000).fill(0).map((_, i) => ({ i })) });
 </script>`
 
 // plainPage has no script: no closures, no listeners.
@@ -126,11 +128,18 @@ func main() {
 		}
 		record(ctx, p, filepath.Join(dir, "array-2.heapsnapshot.gz"))
 	}
-	for _, name := range []string{"corpus", "plain"} {
-		if want(name) {
-			open(ctx, p, site.URL+"/"+name)
-			record(ctx, p, filepath.Join(dir, name+".heapsnapshot.gz"))
+	if want("corpus") {
+		open(ctx, p, site.URL+"/corpus")
+		record(ctx, p, filepath.Join(dir, "corpus.heapsnapshot.gz"))
+	}
+	if want("plain") {
+		// A tab of its own, so that no other page's objects are left over.
+		fresh, err := b.NewPage(ctx, "plain", false)
+		if err != nil {
+			log.Fatal(err)
 		}
+		open(ctx, fresh, site.URL+"/plain")
+		record(ctx, fresh, filepath.Join(dir, "plain.heapsnapshot.gz"))
 	}
 }
 
