@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -183,6 +184,67 @@ func BenchmarkScan50MB(b *testing.B) {
 		n := 0
 		if err := scan(bytes.NewReader(bigTrace), func(*event) { n++ }); err != nil || n == 0 {
 			b.Fatalf("%d events, %v", n, err)
+		}
+	}
+}
+
+// BenchmarkCorpus parses and analyzes each trace of the corpus and
+// compares the time with DevTools' trace engine's on the same file (as
+// testdata/corpus/devtools.mjs measured it, warm, on the machine that
+// recorded the corpus): slowest-vs-devtools is the largest ratio of ours
+// to DevTools' over the corpus, which must stay below 1.
+func BenchmarkCorpus(b *testing.B) {
+	files := corpus(b)
+	type item struct {
+		raw      []byte
+		engineMs float64
+	}
+	items := make([]item, 0, len(files))
+	for _, f := range files {
+		v := readVerdicts(b, f)
+		raw, err := os.ReadFile("testdata/corpus/" + v.Trace)
+		if err != nil {
+			b.Fatal(err)
+		}
+		items = append(items, item{raw, v.EngineMs})
+	}
+	took := make([]time.Duration, len(items))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, it := range items {
+			start := time.Now()
+			tr, err := Parse(bytes.NewReader(it.raw))
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = tr.Analyze().Summary()
+			took[i] += time.Since(start)
+		}
+	}
+	var worst, sum float64
+	for i, it := range items {
+		ours := float64(took[i].Microseconds()) / 1000 / float64(b.N)
+		sum += ours
+		worst = max(worst, ours/it.engineMs)
+	}
+	b.ReportMetric(sum/float64(len(items)), "ms/trace")
+	b.ReportMetric(worst, "slowest-vs-devtools")
+}
+
+// BenchmarkLegacyScan scans a jQuery-sized script (90 kB) with polyfills
+// for legacy JavaScript: one pass over the text.
+func BenchmarkLegacyScan(b *testing.B) {
+	var src strings.Builder
+	src.WriteString("if(!Array.prototype.includes){Array.prototype.includes=function(v){return this.indexOf(v)!==-1;};}\n")
+	src.WriteString(`Object.defineProperty(String.prototype, "startsWith", {value: function(s){return this.indexOf(s)===0;}});` + "\n")
+	for src.Len() < 90_000 {
+		src.WriteString("jQuery.fn.extend({ attr: function(name, value) { return access(this, jQuery.attr, name, value, arguments.length > 1); }, removeAttr: function(name) { return this.each(function() { jQuery.removeAttr(this, name); }); } });\n")
+	}
+	text := []byte(src.String())
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if f := legacyScan(text); len(f.names) != 2 {
+			b.Fatalf("found %v", f.names)
 		}
 	}
 }

@@ -131,6 +131,14 @@ func TestRecordedAfterNotFound(t *testing.T) {
 	}
 }
 
+func TestNavigationBeforeRecordingIsNotASet(t *testing.T) {
+	early := mark("navigationStart", t0-5000, E{"frame": frame, "data": E{"documentLoaderURL": page + "404", "isLoadingMainFrame": true, "isOutermostMainFrame": true, "navigationId": "OLD"}})
+	r := build(t, cat([]E{early}, navigation(100, nil))...).Analyze()
+	if len(r.Sets) != 1 || r.Sets[0].URL != page {
+		t.Errorf("want one set for %s, got:\n%s", page, r.Summary())
+	}
+}
+
 func TestRecordedRenderBlockingSavingsSayWhatTheyAre(t *testing.T) {
 	in := corpusInsight(t, "ours-blocking", "RenderBlocking")
 	if !in.Failed || in.key["requests"] != 2 || in.Savings.FCP <= 0 || !strings.Contains(in.Details, "It is an upper bound") {

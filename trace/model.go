@@ -249,7 +249,10 @@ type Trace struct {
 	selTimes     []selectorTiming
 	selectors    []string // CSS selectors of selTimes, by index
 	urlStart     string   // the main frame URL when tracing started
-	mainPID      int64    // the main frame's renderer when tracing started
+	// tracingStart is when recording began (TracingStartedInBrowser), 0
+	// when the trace does not say.
+	tracingStart Micro
+	mainPID      int64 // the main frame's renderer when tracing started
 }
 
 // selectorTiming is the cost of one CSS selector in one style
@@ -337,6 +340,9 @@ func (b *builder) add(ev *event) {
 			t.Threads[b.thread(ev.pid, ev.tid)].Name = a.Name
 		}
 	case "TracingStartedInBrowser", "FrameCommittedInBrowser":
+		if ev.name[0] == 'T' && (t.tracingStart == 0 || ts < t.tracingStart) {
+			t.tracingStart = ts
+		}
 		b.frames(ev)
 	case "navigationStart":
 		b.navigationStart(ev, ts)
@@ -788,6 +794,9 @@ func (b *builder) finish() *Trace {
 		return cmp.Or(cmp.Compare(x.thread, y.thread), cmp.Compare(x.start, y.start), cmp.Compare(y.dur, x.dur))
 	})
 	slices.SortStableFunc(t.Navigations, func(x, y Navigation) int { return cmp.Compare(x.Start, y.Start) })
+	// A navigation that started before recording did (Chrome can log an
+	// earlier document's navigationStart late) is not part of this trace.
+	t.Navigations = slices.DeleteFunc(t.Navigations, func(n Navigation) bool { return t.tracingStart > 0 && n.Start < t.tracingStart })
 	slices.SortStableFunc(t.Shifts, func(x, y LayoutShift) int { return cmp.Compare(x.TS, y.TS) })
 	slices.SortStableFunc(t.Interactions, func(x, y Interaction) int { return cmp.Compare(x.Start, y.Start) })
 	t.finishScripts()

@@ -256,19 +256,26 @@ func legacyScan(text []byte) legacyFinding {
 		}
 		end := identEnd(text, i)
 		word := text[i:end]
+		found := func(name string) {
+			if p, ok := legacyPolyfills[name]; ok && !slices.Contains(f.names, p) {
+				f.names = append(f.names, p)
+				polyfills++
+			}
+		}
 		switch {
 		case string(word) == "defineProperty":
 			if name, ok := definedProperty(text[end:]); ok {
-				if p, ok := legacyPolyfills[name]; ok && !slices.Contains(f.names, p) {
-					f.names = append(f.names, p)
-					polyfills++
-				}
+				found(name)
 			}
 		case legacyRoot(word):
 			path, next := dottedPath(text, i)
-			if p, ok := legacyPolyfills[path]; ok && assigned(text[next:]) && !slices.Contains(f.names, p) {
-				f.names = append(f.names, p)
-				polyfills++
+			switch {
+			case strings.HasSuffix(path, ".defineProperty"): // Object.defineProperty(...)
+				if name, ok := definedProperty(text[next:]); ok {
+					found(name)
+				}
+			case assigned(text[next:]):
+				found(path)
 			}
 			end = max(end, next)
 		default:
