@@ -229,6 +229,7 @@ function trim(file) {
   const out = Array.isArray(j) ? events : {...j, traceEvents: events};
   const dst = file.endsWith('.gz') ? file : file + '.gz';
   fs.writeFileSync(dst, zlib.gzipSync(JSON.stringify(out), {level: 9}));
+  fs.chmodSync(dst, 0o644);
   if (dst !== file) fs.unlinkSync(file);
   return dst;
 }
