@@ -41,8 +41,9 @@ type urlPattern struct {
 func compilePatterns(texts []string) []urlPattern {
 	out := make([]urlPattern, 0, len(texts))
 	for _, t := range texts {
-		quoted := strings.ReplaceAll(regexp.QuoteMeta(t), `\*`, `.*`)
-		out = append(out, urlPattern{text: t, re: regexp.MustCompile("^" + quoted + "$"), noScheme: !strings.Contains(t, "://"), origin: originRegexp(t)})
+		canon := canonicalPattern(t)
+		quoted := strings.ReplaceAll(regexp.QuoteMeta(canon), `\*`, `.*`)
+		out = append(out, urlPattern{text: t, re: regexp.MustCompile("^" + quoted + "$"), noScheme: !strings.Contains(canon, "://"), origin: originRegexp(canon)})
 	}
 	return out
 }
@@ -67,7 +68,7 @@ func originRegexp(t string) *regexp.Regexp {
 	return regexp.MustCompile("^" + quoted + "$")
 }
 
-// match reports whether u matches p.
+// match reports whether u, spelled by canonicalURL, matches p.
 func (p urlPattern) match(u string) bool {
 	if p.noScheme {
 		if _, rest, ok := strings.Cut(u, "://"); ok {
@@ -87,6 +88,7 @@ func NewURLPatterns(patterns []string) URLPatterns { return compilePatterns(patt
 // Match returns the first pattern u matches.
 func (ps URLPatterns) Match(u string) (pattern string, ok bool) {
 	u, _, _ = strings.Cut(u, "#")
+	u = canonicalURL(u)
 	for _, p := range ps {
 		if p.match(u) {
 			return p.text, true
@@ -99,7 +101,7 @@ func (ps URLPatterns) Match(u string) (pattern string, ok bool) {
 // (its scheme, host and port). Patterns whose host is a bare "*" are left
 // out: every origin could hold such a page.
 func (ps URLPatterns) MatchOrigin(u string) (pattern string, ok bool) {
-	parsed, err := url.Parse(u)
+	parsed, err := url.Parse(canonicalURL(u))
 	if err != nil || parsed.Host == "" {
 		return "", false
 	}
@@ -131,14 +133,15 @@ func (f *urlFilter) verdict(u string) string {
 			return ""
 		}
 	}
+	canon := canonicalURL(u)
 	for _, p := range f.blocked {
-		if p.match(u) {
+		if p.match(canon) {
 			return fmt.Sprintf("%s is blocked by --blockedUrlPattern %q", u, p.text)
 		}
 	}
 	if len(f.allowed) > 0 {
 		for _, p := range f.allowed {
-			if p.match(u) {
+			if p.match(canon) {
 				return ""
 			}
 		}
