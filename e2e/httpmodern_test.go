@@ -23,7 +23,11 @@ func modernPost(t *testing.T, url string, id any, method string, params map[stri
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	version := "2026-07-28"
+	if meta, ok := params["_meta"].(map[string]any); ok {
+		version, _ = meta["io.modelcontextprotocol/protocolVersion"].(string)
+	}
+	req.Header.Set("MCP-Protocol-Version", version)
 	req.Header.Set("Mcp-Method", method)
 	if name, ok := params["name"].(string); ok {
 		req.Header.Set("Mcp-Name", name)

@@ -37,8 +37,18 @@ func (h *HTTPHandler) serveStateless(w http.ResponseWriter, r *http.Request, msg
 		w.WriteHeader(http.StatusAccepted)
 		return true
 	}
-	if msg.kind != kindRequest || msg.method == "initialize" {
+	if msg.kind != kindRequest {
 		return false
+	}
+	if v, ok := metaVersion(msg.params); ok && header != "" && header != v {
+		h.reject(w, msg, http.StatusBadRequest, errorf(CodeHeaderMismatch,
+			"Header mismatch: %s header value %q does not match body value %q", headerProtocolVersion, header, v))
+		return true
+	}
+	if msg.method == "initialize" && header == ModernProtocolVersion {
+		h.reject(w, msg, http.StatusNotFound, errorf(CodeMethodNotFound,
+			"method \"initialize\" not found: MCP %s removed it; send requests with _meta instead (server/discover tells what this server supports)", ModernProtocolVersion))
+		return true
 	}
 	meta, rerr := modernMeta(msg.method, msg.params)
 	switch {
@@ -70,6 +80,19 @@ func (h *HTTPHandler) serveStateless(w http.ResponseWriter, r *http.Request, msg
 	// closed the stream before the answer.
 	c.shutdown()
 	return true
+}
+
+// metaVersion returns the protocol version a request's _meta names, if any.
+func metaVersion(params json.RawMessage) (string, bool) {
+	var m struct {
+		Version json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"`
+	}
+	raw := metaOf(params)
+	if raw == nil || json.Unmarshal(raw, &m) != nil || isNull(m.Version) {
+		return "", false
+	}
+	v, err := unquote(m.Version)
+	return v, err == nil
 }
 
 // reject answers msg with rerr and status.

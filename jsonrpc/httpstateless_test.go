@@ -74,10 +74,16 @@ func TestHTTPStatelessErrors(t *testing.T) {
 	c := s.modernClient()
 	params := modernParams(nil, map[string]any{"name": "pay"})
 
+	c.header[headerProtocolVersion] = "1900-01-01"
 	e := httpErrorBody(t, c.modernPost(1, "tools/list", map[string]any{"_meta": map[string]any{
 		"io.modelcontextprotocol/protocolVersion": "1900-01-01", "io.modelcontextprotocol/clientCapabilities": map[string]any{}}}), http.StatusBadRequest)
 	if e.Code != CodeUnsupportedProtocolVersion {
 		t.Fatalf("unsupported version: %+v", e)
+	}
+	c.header[headerProtocolVersion] = ModernProtocolVersion
+	// 2026-07-28 removed initialize: with its header, it is an unknown method.
+	if e := httpErrorBody(t, c.modernPost(0, "initialize", modernParams(nil, map[string]any{"protocolVersion": "2026-07-28"})), http.StatusNotFound); e.Code != CodeMethodNotFound {
+		t.Fatalf("initialize: %+v", e)
 	}
 	if e := httpErrorBody(t, c.modernPost(2, "tools/list", map[string]any{"_meta": map[string]any{
 		"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}), http.StatusBadRequest); e.Code != CodeInvalidParams {

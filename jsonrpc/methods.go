@@ -20,16 +20,13 @@ func (c *conn) dispatch(ctx context.Context, msg *incoming) (result any, rerr *E
 			rerr = errorf(CodeInternalError, "internal error: the server panicked while handling %s: %v", msg.method, p)
 		}
 	}()
-	// An initialize starts the legacy session whatever its _meta says;
-	// any other request carrying MCP 2026-07-28 _meta is served statelessly.
-	if msg.method != "initialize" {
-		meta, rerr := modernMeta(msg.method, msg.params)
-		if rerr != nil {
-			return nil, rerr
-		}
-		if meta != nil {
-			return c.dispatchModern(ctx, msg, meta)
-		}
+	// A request carrying MCP 2026-07-28 _meta is served statelessly.
+	meta, rerr := modernMeta(msg.method, msg.params)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if meta != nil {
+		return c.dispatchModern(ctx, msg, meta)
 	}
 	switch msg.method {
 	case "initialize":

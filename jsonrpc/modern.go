@@ -67,7 +67,8 @@ type requestMeta struct {
 // a 2026-07-28 one, and the error to answer when the _meta is malformed or
 // names a version this server does not speak. server/discover is modern
 // whichever supported version it names: it is the probe dual-era clients
-// send first.
+// send first. An initialize is legacy unless its _meta names 2026-07-28,
+// which removed the method: then it is answered as an unknown method.
 func modernMeta(method string, params json.RawMessage) (*requestMeta, *Error) {
 	raw := metaOf(params)
 	if raw == nil {
@@ -80,6 +81,9 @@ func modernMeta(method string, params json.RawMessage) (*requestMeta, *Error) {
 	rawVersion, ok := m[metaProtocolVersion]
 	if !ok {
 		return nil, nil
+	}
+	if method == "initialize" && string(rawVersion) != `"`+ModernProtocolVersion+`"` {
+		return nil, nil // a 2025-era initialize, whatever else its _meta says
 	}
 	version, err := unquote(rawVersion)
 	if err != nil {

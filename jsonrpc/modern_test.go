@@ -111,6 +111,9 @@ func TestModernRejectsBadMeta(t *testing.T) {
 	c.call(6, "logging/setLevel", modernParams(nil, map[string]any{"level": "debug"})).wantError(t, CodeMethodNotFound, "6")
 	// server/discover without _meta, from a legacy client, is malformed.
 	c.call(7, "server/discover", nil).wantError(t, CodeInvalidParams, "7")
+	// 2026-07-28 removed initialize; a 2025 initialize with other _meta is served.
+	c.call(8, "initialize", modernParams(nil, map[string]any{"protocolVersion": "2025-11-25"})).wantError(t, CodeMethodNotFound, "8")
+	c.call(9, "initialize", map[string]any{"protocolVersion": "2025-11-25", "_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2025-11-25"}}).result(t, nil)
 }
 
 func TestDualEraOnOneStream(t *testing.T) {
