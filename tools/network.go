@@ -1,10 +1,10 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
@@ -13,10 +13,6 @@ import (
 // maxInlineBody is the most body text shown inline; longer bodies are cut
 // with a note pointing to the file parameters.
 const maxInlineBody = 10000
-
-// sensitiveHeaders are redacted with --redactNetworkHeaders, besides any
-// header whose name mentions a token, secret or key.
-var sensitiveHeaders = []string{"cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key"}
 
 func networkTools() []*Tool {
 	return []*Tool{
@@ -57,6 +53,9 @@ func listNetworkRequests(ctx context.Context, c *Call, args *listNetworkRequests
 	}
 	structured := make([]networkRequestJSON, 0, len(shown))
 	for _, r := range shown {
+		if c.Server.opts.RedactHeaders {
+			r = redactRequest(r)
+		}
 		c.Resp.Linef("%s", requestLine(r))
 		structured = append(structured, newNetworkRequestJSON(r))
 	}
@@ -80,9 +79,16 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	if err != nil {
 		return err
 	}
+	// With --redactNetworkHeaders everything shown comes from the redacted
+	// copy (see redact.go for the rule); the bodies are read with the
+	// original.
 	redact := c.Server.opts.RedactHeaders
+	orig := r
+	if redact {
+		r = redactRequest(orig)
+	}
 	detail := &networkRequestDetail{networkRequestJSON: newNetworkRequestJSON(r), Failure: r.Failure,
-		RequestHeaders: redacted(r.RequestHeaders, redact), ResponseHeaders: redacted(r.ResponseHeaders, redact)}
+		RequestHeaders: r.RequestHeaders, ResponseHeaders: r.ResponseHeaders}
 	for _, hop := range r.Redirects {
 		detail.RedirectChain = append(detail.RedirectChain, newNetworkRequestJSON(hop))
 	}
@@ -90,21 +96,27 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	c.Resp.Linef("## Request %s", r.URL)
 	c.Resp.Linef("Status: %s", r.State())
 	c.Resp.Linef("### Request Headers")
-	writeHeaders(c, r.RequestHeaders, redact)
+	writeHeaders(c, r.RequestHeaders)
 	if r.HasPostData {
-		body, err := c.Page.Collected().RequestBody(ctx, r)
+		body, err := c.Page.Collected().RequestBody(ctx, orig)
+		if redact && err == nil {
+			body = redactBody(body, header(orig.RequestHeaders, "Content-Type"))
+		}
 		c.Resp.Linef("### Request Body")
 		writeBody(ctx, c, body, false, err, "requestFilePath", args.RequestFilePath)
 		detail.RequestBody, detail.RequestBodyFilePath = structuredBody(body, false, err, args.RequestFilePath)
 	}
 	if r.ResponseHeaders != nil {
 		c.Resp.Linef("### Response Headers")
-		writeHeaders(c, r.ResponseHeaders, redact)
+		writeHeaders(c, r.ResponseHeaders)
 	}
 	// A response has arrived: its body is there once loading finishes,
 	// which ResponseBody waits for.
 	if r.Failure == "" && (r.Finished || r.Status != 0) {
-		body, binary, err := c.Page.Collected().ResponseBody(ctx, r)
+		body, binary, err := c.Page.Collected().ResponseBody(ctx, orig)
+		if redact && err == nil && !binary {
+			body = redactBody(body, cmp.Or(header(orig.ResponseHeaders, "Content-Type"), orig.MimeType))
+		}
 		c.Resp.Linef("### Response Body")
 		writeBody(ctx, c, body, binary, err, "responseFilePath", args.ResponseFilePath)
 		detail.ResponseBody, detail.ResponseBodyFilePath = structuredBody(body, binary, err, args.ResponseFilePath)
@@ -127,27 +139,16 @@ func requestLine(r *browser.Request) string {
 	return fmt.Sprintf("reqid=%d %s %s [%s]", r.ID, r.Method, r.URL, r.State())
 }
 
-// writeHeaders writes headers sorted by name, redacting sensitive values
-// when asked.
-func writeHeaders(c *Call, h map[string]string, redact bool) {
+// writeHeaders writes headers sorted by name.
+func writeHeaders(c *Call, h map[string]string) {
 	names := make([]string, 0, len(h))
 	for n := range h {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		v := h[n]
-		if redact && isSensitive(n) {
-			v = "<redacted>"
-		}
-		c.Resp.Linef("- %s:%s", n, v)
+		c.Resp.Linef("- %s:%s", n, h[n])
 	}
-}
-
-// isSensitive says whether a header carries credentials.
-func isSensitive(name string) bool {
-	l := strings.ToLower(name)
-	return slices.Contains(sensitiveHeaders, l) || strings.Contains(l, "token") || strings.Contains(l, "secret") || strings.Contains(l, "api-key")
 }
 
 // writeBody shows a body inline (text, cut at maxInlineBody) or saves it

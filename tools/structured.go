@@ -246,22 +246,6 @@ type extensionJSON struct {
 	Enabled bool   `json:"enabled"`
 }
 
-// redacted returns headers with the values of sensitive ones hidden when
-// redact is set, as the text shows them.
-func redacted(h map[string]string, redact bool) map[string]string {
-	if !redact || h == nil {
-		return h
-	}
-	out := make(map[string]string, len(h))
-	for n, v := range h {
-		if isSensitive(n) {
-			v = "<redacted>"
-		}
-		out[n] = v
-	}
-	return out
-}
-
 // structuredBody returns a request or response body as structured
 // content: the file it was saved to, or the text itself when it is text,
 // cut where the text answer cuts it.

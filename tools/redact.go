@@ -1,0 +1,230 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime"
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+)
+
+// redactedValue replaces what --redactNetworkHeaders hides.
+const redactedValue = "<redacted>"
+
+// The redaction rule (--redactNetworkHeaders), for header names, URL query
+// and fragment parameters, form fields and JSON keys alike: a name is
+// sensitive when, lower-cased, it contains one of sensitiveParts, or one
+// of its words (split at punctuation and camelCase humps) is one of
+// sensitiveWords. A header value is hidden as well when it carries an
+// authorization scheme (Bearer, Basic, ...) or looks like a JWT, whatever
+// its header's name.
+var (
+	sensitiveParts = []string{"token", "secret", "passw", "passphrase", "csrf", "xsrf", "cookie", "apikey", "credential", "session", "signature", "bearer", "private"}
+	sensitiveWords = map[string]bool{
+		"auth": true, "authorization": true, "authentication": true, "authn": true, "authz": true,
+		"key": true, "sid": true, "sig": true, "jwt": true, "otp": true, "pwd": true, "pass": true, "pin": true,
+		"code": true, "ticket": true, "nonce": true, "saml": true, "samlresponse": true, "assertion": true,
+	}
+	secretValue = regexp.MustCompile(`(?i)^\s*(bearer|basic|digest|negotiate|ntlm|token|aws4-hmac-sha256|hawk|mac)\s+\S|^eyJ[\w-]*\.[\w-]*\.`)
+)
+
+// sensitiveName reports whether a header, parameter or field named name
+// holds credentials by the rule above.
+func sensitiveName(name string) bool {
+	l := strings.ToLower(name)
+	for _, p := range sensitiveParts {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	for _, w := range nameWords(name) {
+		if sensitiveWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits a name into lower-case words at anything but letters
+// and digits, and where a lower-case letter meets an upper-case one
+// (apiKey, X-Access-Key, ocp_apim_subscription_key).
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prev := rune(0)
+	for _, r := range name {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+		prev = r
+	}
+	flush()
+	return words
+}
+
+// redactHeader returns the value of header name as redaction shows it.
+func redactHeader(name, value string) string {
+	if sensitiveName(name) || secretValue.MatchString(value) {
+		return redactedValue
+	}
+	return value
+}
+
+// redactHeaders returns h with sensitive values hidden.
+func redactHeaders(h map[string]string) map[string]string {
+	if h == nil {
+		return nil
+	}
+	out := make(map[string]string, len(h))
+	for n, v := range h {
+		out[n] = redactHeader(n, v)
+	}
+	return out
+}
+
+// redactURL hides a URL's password and the values of its sensitive query
+// and fragment parameters (?access_token=, #id_token=), keeping the rest
+// as written.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" {
+		return raw
+	}
+	changed := false
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "redacted")
+		changed = true
+	}
+	if q, ok := redactPairs(u.RawQuery); ok {
+		u.RawQuery, changed = q, true
+	}
+	if strings.Contains(u.EscapedFragment(), "=") {
+		if f, ok := redactPairs(u.EscapedFragment()); ok {
+			if frag, err := url.PathUnescape(f); err == nil {
+				u.Fragment, u.RawFragment, changed = frag, f, true
+			}
+		}
+	}
+	if !changed {
+		return raw
+	}
+	return u.String()
+}
+
+// redactPairs hides the sensitive values of name=value&... (a query, a
+// fragment, a form body), keeping order and spelling, and reports whether
+// it hid any.
+func redactPairs(s string) (string, bool) {
+	if s == "" {
+		return s, false
+	}
+	parts := strings.Split(s, "&")
+	changed := false
+	for i, p := range parts {
+		name, _, ok := strings.Cut(p, "=")
+		if !ok {
+			continue
+		}
+		if n, err := url.QueryUnescape(name); err == nil {
+			name = n
+		}
+		if sensitiveName(name) {
+			parts[i] = p[:strings.IndexByte(p, '=')+1] + url.QueryEscape(redactedValue)
+			changed = true
+		}
+	}
+	return strings.Join(parts, "&"), changed
+}
+
+// redactBody hides credentials in a request or response body: the values
+// of sensitive fields in a form (application/x-www-form-urlencoded) and of
+// sensitive keys anywhere in JSON. Other bodies are returned as they are.
+func redactBody(body []byte, contentType string) []byte {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	switch {
+	case mt == "application/x-www-form-urlencoded":
+		if out, ok := redactPairs(string(body)); ok {
+			return []byte(out)
+		}
+	case mt == "application/json" || strings.HasSuffix(mt, "+json") || json.Valid(body) && len(bytes.TrimSpace(body)) > 0 && strings.ContainsAny(string(bytes.TrimSpace(body)[:1]), "{["):
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber()
+		var v any
+		if dec.Decode(&v) != nil {
+			return body
+		}
+		if !redactJSON(v) {
+			return body
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(v) != nil {
+			return body
+		}
+		return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	}
+	return body
+}
+
+// redactJSON replaces the values of sensitive keys in v, reporting whether
+// it replaced any.
+func redactJSON(v any) bool {
+	changed := false
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if sensitiveName(k) && e != nil {
+				x[k] = redactedValue
+				changed = true
+				continue
+			}
+			changed = redactJSON(e) || changed
+		}
+	case []any:
+		for _, e := range x {
+			changed = redactJSON(e) || changed
+		}
+	}
+	return changed
+}
+
+// header returns the value of header name in h, matched regardless of case.
+func header(h map[string]string, name string) string {
+	for n, v := range h {
+		if strings.EqualFold(n, name) {
+			return v
+		}
+	}
+	return ""
+}
+
+// redactRequest returns a copy of r as redaction shows it: URL and headers
+// (its redirect hops' too) without credentials.
+func redactRequest(r *browser.Request) *browser.Request {
+	cp := *r
+	cp.URL = redactURL(r.URL)
+	cp.RequestHeaders = redactHeaders(r.RequestHeaders)
+	cp.ResponseHeaders = redactHeaders(r.ResponseHeaders)
+	cp.Redirects = make([]*browser.Request, len(r.Redirects))
+	for i, hop := range r.Redirects {
+		cp.Redirects[i] = redactRequest(hop)
+	}
+	return &cp
+}

@@ -1,0 +1,69 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRedactionCoversTheCredentialClasses(t *testing.T) {
+	for _, name := range []string{
+		"Cookie", "Set-Cookie", "Authorization", "Proxy-Authorization", "Authentication-Info", "Proxy-Authentication-Info",
+		"X-Api-Key", "X-Access-Key", "Ocp-Apim-Subscription-Key", "X-Goog-Api-Key", "apiKey", "api_key",
+		"X-Session-Id", "X-Csrf-Token", "X-XSRF-TOKEN", "X-Amz-Security-Token", "X-Auth-Token", "X-Client-Secret",
+		"Private-Token", "X-Password", "X-Signature", "x-hub-signature-256", "X-Sid", "X-Otp",
+	} {
+		if got := redactHeader(name, "s3cret"); got != redactedValue {
+			t.Errorf("header %s: %q, want it redacted", name, got)
+		}
+	}
+	for _, keep := range []string{"Content-Type", "Accept", "Keep-Alive", "User-Agent", "Cache-Control", "X-Keyword", "Author"} {
+		if got := redactHeader(keep, "text/html"); got != "text/html" {
+			t.Errorf("header %s: %q, want it shown", keep, got)
+		}
+	}
+	// A credential in a header of another name is hidden by its value.
+	for _, v := range []string{"Bearer s3cret", "basic czNjcmV0", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.s3cret"} {
+		if got := redactHeader("X-Forwarded-Whatever", v); got != redactedValue {
+			t.Errorf("value %q: %q, want it redacted", v, got)
+		}
+	}
+
+	for _, u := range []string{
+		"https://api.example/v1?access_token=s3cret&page=2",
+		"https://api.example/v1?page=2&API_KEY=s3cret",
+		"https://api.example/cb?code=s3cret&state=xyz",
+		"https://api.example/cb#id_token=s3cret&state=xyz",
+		"https://api.example/v1?X-Amz-Signature=s3cret&X-Amz-Credential=s3cret",
+		"https://user:s3cret@api.example/",
+		"https://api.example/v1?sessionId=s3cret",
+		"https://api.example/v1?auth%5Ftoken=s3cret",
+	} {
+		got := redactURL(u)
+		if strings.Contains(got, "s3cret") {
+			t.Errorf("redactURL(%s) = %s", u, got)
+		}
+	}
+	if got := redactURL("https://api.example/v1?page=2&q=shoes#top"); got != "https://api.example/v1?page=2&q=shoes#top" {
+		t.Errorf("a URL without credentials changed: %s", got)
+	}
+	if got := redactURL("https://api.example/v1?page=2&token=s3cret"); !strings.HasPrefix(got, "https://api.example/v1?page=2&token=") {
+		t.Errorf("redaction changed the rest of the URL: %s", got)
+	}
+
+	for _, b := range []struct{ body, ctype string }{
+		{"username=me&password=s3cret&remember=1", "application/x-www-form-urlencoded"},
+		{"user=me&csrfmiddlewaretoken=s3cret", "application/x-www-form-urlencoded; charset=UTF-8"},
+		{`{"user":"me","password":"s3cret"}`, "application/json"},
+		{`{"grant_type":"refresh_token","refresh_token":"s3cret"}`, "text/plain"},
+		{`[{"auth":{"apiKey":"s3cret"}}]`, "application/vnd.api+json"},
+		{`{"access_token":"s3cret","expires_in":3600}`, ""},
+	} {
+		got := string(redactBody([]byte(b.body), b.ctype))
+		if strings.Contains(got, "s3cret") {
+			t.Errorf("redactBody(%s, %s) = %s", b.body, b.ctype, got)
+		}
+	}
+	if got := string(redactBody([]byte(`{"q":"shoes","page":2}`), "application/json")); got != `{"q":"shoes","page":2}` {
+		t.Errorf("a body without credentials changed: %s", got)
+	}
+}
