@@ -192,8 +192,17 @@ const (
 // whatever else reaches it; every other object takes the realm of the
 // objects that reach it through strong, non-shortcut edges, or
 // attributedShared when objects of several realms reach it, or
-// attributedNone when none does. Called with s.mu held.
+// attributedNone when none does. It is computed once. Called with s.mu
+// held.
 func (s *Snapshot) attribution() []int32 {
+	if s.attr == nil {
+		s.attr = s.attributeRealms()
+	}
+	return s.attr
+}
+
+// attributeRealms computes attribution.
+func (s *Snapshot) attributeRealms() []int32 {
 	n := len(s.nodeType)
 	attr := make([]int32, n)
 	fixed := newBitset(n)
@@ -212,9 +221,8 @@ func (s *Snapshot) attribution() []int32 {
 		fixed.set(i)
 		queue = append(queue, i)
 	}
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
+	for head := 0; head < len(queue); head++ {
+		i := queue[head]
 		a := attr[i]
 		for e := s.firstEdge[i]; e < s.firstEdge[i+1]; e++ {
 			to := s.edgeTo[e]

@@ -67,6 +67,7 @@ type Snapshot struct {
 	filters map[string]bitset // computed named filters
 	agg     []Class           // unfiltered aggregates, sorted, with ids
 	aggByID []int32           // positions in agg by class id - 1
+	attr    []int32           // native context attribution, see attribution
 }
 
 // nodeKinds are the raw type numbers of the node types the analysis looks
