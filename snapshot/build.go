@@ -232,9 +232,10 @@ func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool
 // accessibleName is name as an agent reads it, the same whatever the
 // Chromium version: Chromium up to about 150 keeps the whitespace around a
 // label's text (textbox "Username ", checkbox " Remember me"), later ones
-// trim it. Text nodes keep theirs: it is part of the text they stand for.
+// trim it. Text nodes and line breaks keep theirs: it is the text they
+// stand for.
 func accessibleName(role, name string) string {
-	if role == "StaticText" || role == "InlineTextBox" || name == "" {
+	if role == "StaticText" || role == "InlineTextBox" || role == "LineBreak" || name == "" {
 		return name
 	}
 	return strings.Trim(name, htmlSpace)

@@ -52,28 +52,138 @@ function (threshold) {
   const joined = (s) =>
     s.replace(/[ \t\n\r\f\u0001]+/g, (m) => (m.includes(BLOCK) ? BLOCK : ' ')).replace(/^\u0001|\u0001$/g, '').replaceAll(BLOCK, ' ');
   const clean = (s) => joined(s).trim();
-  const inline = (n) => !!n && (n.nodeType === 3 || (n.nodeType === 1 && getComputedStyle(n).display.startsWith('inline')));
+  // display returns an element's computed display, cached: the edges of
+  // text are looked up for every text node.
+  const displays = new Map();
+  const display = (el) => {
+    let d = displays.get(el);
+    if (d === undefined) displays.set(el, (d = getComputedStyle(el).display));
+    return d;
+  };
+  const isInline = (el) => display(el).startsWith('inline') || display(el) === 'contents';
   // sibling skips comments.
   const sibling = (n, before) => {
     do n = before ? n.previousSibling : n.nextSibling; while (n && n.nodeType === 8);
     return n;
   };
+  // step returns the node after n (before it, with before) in the line's
+  // order: its sibling, or its inline parent's, or null at the edge of a
+  // block.
+  const step = (n, before) => {
+    let m = sibling(n, before);
+    while (!m) {
+      const p = n.parentNode;
+      if (!p || p.nodeType !== 1 || !isInline(p)) return null;
+      n = p;
+      m = sibling(n, before);
+    }
+    return m;
+  };
+  // edge tells whether a space at the end of text node n is dropped (or,
+  // with before, one at its start): the line ends right after it (starts
+  // right before it), a block boundary or a <br> coming first, not more
+  // text or inline content; or, before it, white space that a space
+  // collapses into. Inline elements are looked into; what renders nothing
+  // is passed over, and so is whitespace-only text after n.
+  const edge = (n, before) => {
+    let m = step(n, before);
+    while (m) {
+      if (m.nodeType === 3) {
+        const content = /[^ \t\n\r\f]/.test(m.data);
+        if (before && (!content || /[ \t\n\r\f]$/.test(m.data))) return !m.parentNode || m.parentNode.nodeType !== 1 || !preserved(getComputedStyle(m.parentNode));
+        if (content) return false;
+        m = step(m, before);
+        continue;
+      }
+      if (m.nodeType !== 1) {
+        m = step(m, before);
+        continue;
+      }
+      if (m.localName === 'br') return true;
+      const d = display(m);
+      if (d === 'none' || skipTags.has(m.localName)) {
+        m = step(m, before);
+        continue;
+      }
+      if (!d.startsWith('inline') && d !== 'contents') return true;
+      if (replaced.has(m.localName)) return false;
+      m = (before ? m.lastChild : m.firstChild) ?? step(m, before);
+    }
+    return true;
+  };
+  // Elements that render as one box of their own content.
+  const replaced = new Set(['img', 'input', 'button', 'select', 'textarea', 'progress', 'meter', 'iframe', 'svg', 'canvas', 'embed', 'object', 'video', 'audio']);
+  const preserved = (pst) => pst.whiteSpace.startsWith('pre') || pst.whiteSpace === 'break-spaces';
   // rendered returns the text a text node shows, given its parent's
   // computed style: white space collapsed unless preserved, and dropped
-  // at the edges of its block, letters transformed by text-transform.
+  // at the start and end of its line, letters transformed by
+  // text-transform.
   const rendered = (n, pst) => {
     let s = n.data;
-    if (!pst.whiteSpace.startsWith('pre') && pst.whiteSpace !== 'break-spaces') {
+    if (!preserved(pst)) {
       s = collapse(s);
-      if (!inline(sibling(n, true))) s = s.trimStart();
-      if (!inline(sibling(n, false))) s = s.trimEnd();
+      if (s.startsWith(' ') && edge(n, true)) s = s.slice(1);
+      if (s.endsWith(' ') && edge(n, false)) s = s.slice(0, -1);
     }
+    return transform(s, pst);
+  };
+  const transform = (s, pst) => {
     switch (pst.textTransform) {
       case 'uppercase': return s.toUpperCase();
       case 'lowercase': return s.toLowerCase();
       case 'capitalize': return s.replace(/(^|[^\p{L}\p{N}])(\p{L})/gu, (m, a, b) => a + b.toUpperCase());
     }
     return s;
+  };
+
+  // pseudoHosts are the elements some style rule gives ::before or
+  // ::after content: the only ones whose pseudo-elements are looked at
+  // (computing every element's would double the time). Rules of
+  // stylesheets the page cannot read (other origins) are not known.
+  const pseudoHosts = new Set();
+  {
+    const pseudo = /::?(before|after)\b/g;
+    const scan = (rules) => {
+      for (const r of rules) {
+        const sel = r.selectorText;
+        if (sel && pseudo.test(sel)) {
+          const c = r.style?.content;
+          if (c && c !== 'none' && c !== 'normal') {
+            for (const part of sel.split(',')) {
+              if (!/::?(before|after)\b/.test(part)) continue;
+              try {
+                for (const e of document.querySelectorAll(part.replace(pseudo, '').trim() || '*')) pseudoHosts.add(e);
+              } catch {}
+            }
+          }
+        }
+        pseudo.lastIndex = 0;
+        if (r.cssRules) scan(r.cssRules);
+      }
+    };
+    for (const sheet of document.styleSheets) {
+      try {
+        scan(sheet.cssRules);
+      } catch {}
+    }
+  }
+  // pseudoText returns the text of el's ::before or ::after, '' when it
+  // has none (or content that is not plain strings).
+  const pseudoText = (el, which) => {
+    if (!pseudoHosts.has(el)) return '';
+    const st = getComputedStyle(el, which);
+    if (st.display === 'none' || st.visibility !== 'visible') return '';
+    const m = /^"((?:[^"\\]|\\.)*)"$/.exec(st.content);
+    return m ? transform(collapse(m[1].replace(/\\(.)/g, '$1')), st) : '';
+  };
+  // addPseudo adds the text of el's ::before or ::after below parent.
+  const addPseudo = (el, which, parent) => {
+    const s = pseudoText(el, which).trim();
+    if (!s) return;
+    R.pseudo ??= new WeakMap();
+    let p = R.pseudo.get(el);
+    if (!p) R.pseudo.set(el, (p = { '::before': {}, '::after': {} }));
+    parent[5].push(emit(p[which], 'StaticText', s, [])[0]);
   };
 
   // Children in the flat tree: a shadow host shows its shadow root, a slot
@@ -92,6 +202,12 @@ function (threshold) {
   const hidden = (el, st) =>
     skipTags.has(el.localName) || st.display === 'none' || el.getAttribute('aria-hidden') === 'true' || el.inert;
 
+  // complementary tells whether an <aside> is a landmark: when it is the
+  // page's or its main part's, or is named (HTML-AAM).
+  const complementary = (el) => {
+    const scope = el.parentElement?.closest('article, aside, nav, section, main');
+    return !scope || scope.localName === 'main' || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
+  };
   // topLevel tells whether a header or footer is the page's (a landmark).
   const topLevel = (el) => !el.parentElement?.closest('article, aside, main, nav, section');
   const inputRole = {
@@ -112,7 +228,7 @@ function (threshold) {
       case 'a': return el.hasAttribute('href') ? 'link' : '';
       case 'area': return el.hasAttribute('href') ? 'link' : '';
       case 'article': return 'article';
-      case 'aside': return 'complementary';
+      case 'aside': return complementary(el) ? 'complementary' : '';
       case 'blockquote': return 'blockquote';
       case 'br': return 'LineBreak';
       case 'button': return 'button';
@@ -169,7 +285,7 @@ function (threshold) {
   const fromContent = new Set([
     'button', 'cell', 'checkbox', 'columnheader', 'DisclosureTriangle', 'gridcell', 'heading', 'link', 'menuitem',
     'menuitemcheckbox', 'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem',
-    'Legend', 'caption', 'Figcaption',
+    'Legend', 'caption', 'Figcaption', 'doc-backlink', 'doc-biblioref', 'doc-glossref', 'doc-noteref',
   ]);
 
   // Descendants with these roles add nothing to a name from content.
@@ -196,8 +312,9 @@ function (threshold) {
     }
     if (el.localName === 'select') return el.selectedOptions[0]?.textContent ?? '';
     if (containers.has(el.getAttribute('role'))) return '';
-    let s = '';
+    let s = pseudoText(el, '::before');
     for (const c of kids(el)) s += text(c, seen, st);
+    s += pseudoText(el, '::after');
     return st.display.startsWith('inline') || st.display === 'contents' ? s : BLOCK + s + BLOCK;
   };
 
@@ -259,7 +376,9 @@ function (threshold) {
       let s = '';
       const seen = new Set([el]);
       const st = getComputedStyle(el);
+      s += pseudoText(el, '::before');
       for (const c of kids(el)) s += text(c, seen, st);
+      s += pseudoText(el, '::after');
       s = joined(s);
       if (s.trim()) return s;
     }
@@ -309,16 +428,17 @@ function (threshold) {
   // a whitespace text (its last leaf when before it, its first when
   // after) is not a form control.
   const spaced = (n, before) => {
-    while (n) {
-      if (n.nodeType === 3) {
-        if (/[^ \t\n\r\f]/.test(n.data)) return true;
-        n = before ? n.previousSibling : n.nextSibling;
+    let m = step(n, before);
+    while (m) {
+      if (m.nodeType === 3) {
+        if (/[^ \t\n\r\f]/.test(m.data)) return true;
+        m = step(m, before);
         continue;
       }
-      if (n.nodeType !== 1 || controls.has(n.localName) || !getComputedStyle(n).display.startsWith('inline')) return false;
-      const c = before ? n.lastChild : n.firstChild;
+      if (m.nodeType !== 1 || controls.has(m.localName) || !isInline(m)) return false;
+      const c = before ? m.lastChild : m.firstChild;
       if (!c) return true;
-      n = c;
+      m = c;
     }
     return false;
   };
@@ -342,16 +462,10 @@ function (threshold) {
   const visit = (n, parent, pst) => {
     if (n.nodeType === 3) {
       if (pst.visibility !== 'visible' || quiet) return;
-      const data = n.data;
-      if (!/[^ \t\n\r\f]/.test(data)) {
-        // Chromium keeps a space between two inline neighbours that are
-        // not form controls.
-        if (spaced(n.previousSibling, true) && spaced(n.nextSibling, false)) {
-          parent[5].push(emit(n, 'StaticText', ' ', [])[0]);
-        }
-        return;
-      }
       const s = rendered(n, pst);
+      if (s === '') return;
+      // Chromium drops a space next to a form control.
+      if (s === ' ' && !preserved(pst) && !(spaced(n, true) && spaced(n, false))) return;
       parent[5].push(emit(n, 'StaticText', s, [])[0]);
       return;
     }
@@ -370,13 +484,17 @@ function (threshold) {
     if (focusable && (role === '' || role === 'none')) role = 'generic';
     const live = el.getAttribute('aria-live') || liveOf[role];
     const labelled = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
-    if (role === '' && (live || labelled || editable)) role = 'generic';
+    // An invisible element is out of the tree whatever it says of itself
+    // (its visible descendants are not).
+    if (role === '' && visible && (live || labelled || editable)) role = 'generic';
     const toggleLabel = tag === 'label' && (el.control?.type === 'checkbox' || el.control?.type === 'radio');
     if (toggleLabel) role = '';
     if (role === '' || role === 'none') {
       const was = quiet;
       quiet ||= toggleLabel;
+      addPseudo(el, '::before', parent);
       for (const c of kids(el)) walk(c, parent, st);
+      addPseudo(el, '::after', parent);
       quiet = was;
       return;
     }
@@ -395,7 +513,8 @@ function (threshold) {
     if (el.getAttribute('aria-modal') === 'true' || (el.localName === 'dialog' && el.matches(':modal'))) props.push('modal', true);
     const rd = el.getAttribute('aria-roledescription');
     if (rd) props.push('roledescription', rd);
-    const ks = el.getAttribute('aria-keyshortcuts');
+    // Chromium reports an access key as the shortcut it is on Linux.
+    const ks = el.getAttribute('aria-keyshortcuts') || (el.accessKey && 'Alt+' + el.accessKey);
     if (ks) props.push('keyshortcuts', ks);
     let value;
     switch (role) {
@@ -404,7 +523,7 @@ function (threshold) {
         props.push('level', lv > 0 ? lv : 2);
         break;
       }
-      case 'link':
+      case 'link': case 'doc-backlink': case 'doc-biblioref': case 'doc-glossref': case 'doc-noteref':
         if (el.href) props.push('url', String(el.href));
         break;
       case 'image':
@@ -497,7 +616,9 @@ function (threshold) {
     const nm = role === 'LineBreak' ? '\n' : name(el, role);
     const described = byIds(el, 'aria-describedby');
     const title = tag === 'svg' ? svgTitle(el) : clean(el.title || '');
-    const desc = described.length ? clean(described.map((t) => text(t, new Set())).join(' ')) : title && title !== nm ? title : '';
+    // A title is the description unless it gave the name.
+    const authored = !!el.getAttribute('aria-label')?.trim() || byIds(el, 'aria-labelledby').length > 0;
+    const desc = described.length ? clean(described.map((t) => text(t, new Set())).join(' ')) : title && (title !== nm || authored) ? title : '';
     if (desc) props.push('description', desc);
     const ax = emit(el, role, nm, props, value);
     parent[5].push(ax[0]);
@@ -526,7 +647,9 @@ function (threshold) {
       if (summary) walk(summary, ax, st);
       return;
     }
+    addPseudo(el, '::before', ax);
     for (const c of kids(el)) walk(c, ax, st);
+    addPseudo(el, '::after', ax);
   };
 
   const root = emit(document, 'RootWebArea', clean(document.title), ['focusable', true, 'url', document.URL]);

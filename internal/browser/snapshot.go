@@ -20,6 +20,18 @@ func (sn Snapshots) Snapshot(ctx context.Context, verbose bool) (*snapshot.Snaps
 	return sn.snapshot(ctx, verbose, threshold)
 }
 
+// SnapshotReadBy is a non-verbose Snapshot with every document read the
+// same way whatever its size: by pagewalk.js when script is set, from
+// Chromium's accessibility tree otherwise. It is for tools that check one
+// way against the other (e2e/cmd/snapcompare).
+func (sn Snapshots) SnapshotReadBy(ctx context.Context, script bool) (*snapshot.Snapshot, error) {
+	threshold := -1
+	if script {
+		threshold = 0
+	}
+	return sn.snapshot(ctx, false, threshold)
+}
+
 // snapshot is Snapshot with documents of at least threshold elements read
 // by pagewalk.js (none when threshold is negative).
 func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (*snapshot.Snapshot, error) {
