@@ -92,6 +92,7 @@ func (s *set) thirdParties() *Insight {
 		Informative: len(us) > 0,
 		Bounds:      s.bounds,
 	}
+	in.setKey("entities", float64(len(us)))
 	var b strings.Builder
 	if len(us) == 0 {
 		fmt.Fprintf(&b, "No third-party content: every request went to %s.\n", cmp.Or(first, "the page's own site"))
@@ -189,6 +190,8 @@ func (s *set) cache() *Insight {
 		Bounds:      s.bounds,
 		Savings:     Savings{WastedBytes: total},
 	}
+	in.setKey("requests", float64(len(items)))
+	in.setKey("wastedBytes", float64(total))
 	var b strings.Builder
 	if len(items) == 0 {
 		b.WriteString("Every static resource has an efficient cache policy (or opts out of caching on purpose).\n")
@@ -247,6 +250,7 @@ func (s *set) fontDisplay() *Insight {
 		Bounds:      bounds,
 		Savings:     Savings{FCP: worst, Metrics: []string{"FCP"}},
 	}
+	in.setKey("fonts", float64(len(fonts)))
 	var b strings.Builder
 	for _, f := range fonts {
 		fmt.Fprintf(&b, "- %s: font-display %s, text invisible for up to %s\n", f.url, f.display, ms(f.wasted))
@@ -328,6 +332,8 @@ func (s *set) imageDelivery() *Insight {
 		Bounds:      Bounds{images[0].r.Queued, images[0].r.Finish},
 		Savings:     Savings{WastedBytes: total},
 	}
+	in.setKey("images", float64(len(images)))
+	in.setKey("wastedBytes", float64(total))
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d image(s) could be about %s smaller in all:\n", len(images), kB(total))
 	for _, im := range images {
