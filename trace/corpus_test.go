@@ -63,6 +63,16 @@ type tally struct {
 	verdicts, verdictsSame int
 	numbers, numbersSame   int
 	diffs                  []string
+	known, explained       []string // knownDifferences met, and why
+}
+
+// knownDifferences are verdicts where DevTools' engine is wrong and ours
+// is not, by trace, set and insight, with the reason. Each must still
+// occur, and together they must stay under 2% of the verdicts.
+var knownDifferences = map[string]string{
+	"ours-underscore.json.gz NAVIGATION_0 ForcedReflow": "DevTools keeps one stack of script calls for all threads, so a 49 ms layout " +
+		"that no script on the main thread asked for counts as forced while V8 parses a script on a worker thread " +
+		"(v8.parseOnBackground spans the layout's start); we count only layouts a script on the same thread forced",
 }
 
 func (c *tally) metric(what string, ours Micro, theirs *float64) {
@@ -154,6 +164,11 @@ func compareTrace(t *testing.T, c *tally, file string) {
 			if ours == d.State {
 				c.verdictsSame++
 			} else {
+				if why, ok := knownDifferences[at+" "+name]; ok {
+					c.known = append(c.known, at+" "+name)
+					c.explained = append(c.explained, fmt.Sprintf("%s %s: ours %s, DevTools %s: %s", at, name, ours, d.State, why))
+					continue
+				}
 				c.diffs = append(c.diffs, fmt.Sprintf("%s %s: ours %s, DevTools %s", at, name, ours, d.State))
 				continue
 			}
@@ -217,7 +232,21 @@ func TestCorpusAgreesWithDevTools(t *testing.T) {
 	}
 	t.Logf("metrics %d/%d identical, verdicts %d/%d agree, key numbers %d/%d within 10%%",
 		c.metricsSame, c.metrics, c.verdictsSame, c.verdicts, c.numbersSame, c.numbers)
+	for _, d := range c.explained {
+		t.Logf("known difference: %s", d)
+	}
 	for _, d := range c.diffs {
 		t.Error(d)
+	}
+	for k := range knownDifferences {
+		if !slices.Contains(c.known, k) {
+			t.Errorf("known difference %q no longer occurs: remove it from knownDifferences", k)
+		}
+	}
+	if c.metricsSame != c.metrics {
+		t.Errorf("metrics: %d of %d identical, want all", c.metricsSame, c.metrics)
+	}
+	if 100*c.verdictsSame < 98*c.verdicts {
+		t.Errorf("verdicts: %d of %d agree, under 98%%", c.verdictsSame, c.verdicts)
 	}
 }

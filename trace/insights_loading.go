@@ -279,13 +279,26 @@ func (s *set) documentLatency() *Insight {
 }
 
 // critical reports whether a request is on the critical path of the
-// initial render: high priority, not an image or data fetch.
+// initial render, as DevTools decides it: started by something (it has an
+// initiator URL), not a preload, an image or a data fetch, and either of
+// at least medium priority or not declared non-blocking.
 func critical(r *Request) bool {
 	switch r.ResourceType {
-	case "Image", "XHR", "Fetch", "EventSource", "Ping", "Preflight", "Media":
+	case "Image", "XHR", "Fetch", "EventSource":
 		return false
 	}
-	return r.Priority == "VeryHigh" || r.Priority == "High" || r.RenderBlocking == "blocking"
+	if r.IsLinkPreload || strings.HasPrefix(r.MimeType, "image/") || r.Initiator.URL == "" {
+		return false
+	}
+	switch r.Priority {
+	case "VeryHigh", "High", "Medium":
+		return true
+	}
+	switch r.RenderBlocking {
+	case "non_blocking", "dynamically_injected_non_blocking", "potentially_blocking":
+		return false
+	}
+	return true
 }
 
 func (s *set) networkTree() *Insight {

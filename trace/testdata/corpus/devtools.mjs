@@ -11,6 +11,10 @@
 //	node devtools.mjs record ref                          # ref-*.json.gz
 //	node devtools.mjs verdicts [files...]                 # *.devtools.json
 //
+// PAGES=docs,underscore records only those pages. The docs pages read
+// Debian's documentation and script packages (python3, libjs-jquery,
+// libjs-underscore, libjs-sphinxdoc).
+//
 // REF (default /work/ref/node_modules/chrome-devtools-mcp) is where the
 // reference is installed; CHROME (default /usr/bin/chromium) the browser.
 // Traces are trimmed of screenshots (no insight reads them) and gzipped.
@@ -132,6 +136,16 @@ for (let i = 0; i < 60; i++) { b.style.width = (400 + i) + 'px'; h += b.offsetHe
   // after a 404 it must be judged on its own.
   '/plain': (req, res) => html(res, head('Plain') + `<body><h1>Plain</h1><p id="p">Nothing to see.</p>
 <script>document.getElementById('p').style.padding = '4px'; document.body.offsetHeight;</script></body></html>`),
+  // Real documentation, where Debian has it: a Sphinx page with jQuery,
+  // underscore and Sphinx's scripts, and underscore's own manual.
+  '/docs': (req, res) => {
+    const doc = fs.readFileSync('/usr/share/doc/python3/python-policy.html', 'utf8');
+    const scripts = ['jquery/jquery.js', 'underscore/underscore.js', 'sphinxdoc/1.0/doctools.js', 'sphinxdoc/1.0/searchtools.js']
+      .map(s => `<script src="/js/${s}"></script>`).join('');
+    html(res, doc.replace(/<\/head>/i, scripts + '</head>'));
+  },
+  '/underscore': (req, res) => html(res, fs.readFileSync('/usr/share/doc/libjs-underscore/index.html', 'utf8')
+    .replace('src="underscore-umd.js"', 'src="/js/underscore/underscore.js"')),
   '/notfound': (req, res) => { res.writeHead(404, {'Content-Type': 'text/html; charset=utf-8'}); res.end('<!doctype html><title>Not found</title><h1>404</h1>'); },
   // Two redirects, then a document the server takes 900 ms to answer.
   '/redirect/a': (req, res) => { res.writeHead(302, {Location: '/redirect/b'}); res.end(); },
@@ -147,6 +161,11 @@ function html(res, body) {
 async function resource(req, res) {
   const u = new URL(req.url, 'http://x');
   const send = (type, body, delay = 0) => sleep(delay).then(() => { res.writeHead(200, {'Content-Type': type}); res.end(body); });
+  if (u.pathname.startsWith('/js/') && !u.pathname.includes('..')) {
+    try {
+      return send('text/javascript', fs.readFileSync('/usr/share/javascript/' + u.pathname.slice(4)));
+    } catch {}
+  }
   switch (u.pathname) {
     case '/slow.css': return send('text/css', 'body{font-family:sans-serif;margin:0}h1{color:#234}', 400);
     case '/slow.js': return send('text/javascript', 'window.slow = 1;', 300);
@@ -249,13 +268,19 @@ async function record(who, binary) {
     await client.call('performance_start_trace', {reload: true, autoStop: true, filePath: out(name)});
     console.log('recorded', trim(out(name)));
   };
+  // PAGES=docs,underscore records only those.
+  const only = process.env.PAGES?.split(',');
+  const want = name => !only || only.includes(name);
   try {
-    for (const p of ['blocking', 'lateshift', 'images', 'bigdom', 'reflow', 'noviewport', 'thirdparty', 'scripts']) {
-      await traced(p, '/' + p);
+    for (const p of ['blocking', 'lateshift', 'images', 'bigdom', 'reflow', 'noviewport', 'thirdparty', 'scripts', 'docs', 'underscore']) {
+      if (want(p)) await traced(p, '/' + p);
     }
-    await traced('plain-after-scripts', '/plain');
-    await traced('notfound', '/notfound');
-    await traced('plain-after-404', '/plain');
+    if (!only) {
+      await traced('plain-after-scripts', '/plain');
+      await traced('notfound', '/notfound');
+      await traced('plain-after-404', '/plain');
+    }
+    if (only) return;
     // Redirects happen only on a navigation to the first URL, not on a
     // reload of the last: trace the navigation by hand.
     await client.call('navigate_page', {type: 'url', url: base + '/plain'});
