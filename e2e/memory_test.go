@@ -226,8 +226,8 @@ func heapContexts(t *testing.T, s *server, after string) {
 	t.Helper()
 	contexts := s.ok("analyze_heapsnapshot_contexts", map[string]any{"filePath": after})
 	t.Logf("analyze_heapsnapshot_contexts:\n%s", contexts)
-	mustContain(t, contexts, "### Scope makeCounter (", "unusedBuffer = @", "Array (object, self 0.0 kB, retained 20.0 kB)", "counter = @")
-	if strings.Contains(contexts, "detachedRows") || strings.Contains(contexts, "count =") || strings.Contains(contexts, "handlers =") {
+	mustContain(t, contexts, "### Context Analysis", "#### Context @", " in `makeCounter (", "- `unusedBuffer` (Array @", ") — 20.0 kB", "- `counter` (")
+	if strings.Contains(contexts, "`detachedRows`") || strings.Contains(contexts, "`count`") || strings.Contains(contexts, "`handlers`") {
 		t.Errorf("variables live functions read are reported dead:\n%s", contexts)
 	}
 }

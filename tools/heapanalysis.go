@@ -503,60 +503,59 @@ func analyzeHeapsnapshotContexts(ctx context.Context, c *Call, args *analyzeHeap
 	}
 	o := newHeapOutput(c, args.MaxNameLength)
 	if !s.HasScopeData() {
-		c.Resp.Linef("## Closure contexts with dead variables")
+		c.Resp.Linef("### Context Analysis")
 		c.Resp.Linef("No live contexts with dead fields were found: this snapshot has no scope data (take it with take_heapsnapshot from a recent Chrome, which records scopes and numeric values; Chrome 156 does, Chrome 150 and older do not).")
 		return nil
 	}
 	analysis := s.AnalyzeContexts()
-	var scopes []heapsnapshot.ScopeContexts
-	for _, sc := range analysis.Scopes {
+	// One ranked list of contexts, as the reference has it: the most
+	// memory held by dead variables first, whatever their scope.
+	type ranked struct {
+		scope   *heapsnapshot.ScopeContexts
+		context heapsnapshot.ContextFields
+	}
+	var contexts []ranked
+	for k := range analysis.Scopes {
+		sc := &analysis.Scopes[k]
 		if args.ScopeInfoNodeID != 0 && sc.ScopeInfo.ID != uint32(args.ScopeInfoNodeID) {
 			continue
 		}
-		sc.Contexts = slices.DeleteFunc(sc.Contexts, func(cf heapsnapshot.ContextFields) bool { return !size.Contains(cf.DeadRetainedSize) })
-		if len(sc.Contexts) > 0 {
-			scopes = append(scopes, sc)
+		for _, cf := range sc.Contexts {
+			if size.Contains(cf.DeadRetainedSize) {
+				contexts = append(contexts, ranked{sc, cf})
+			}
 		}
 	}
-	c.Resp.Linef("## Closure contexts with dead variables")
-	if len(scopes) == 0 {
+	slices.SortStableFunc(contexts, func(a, b ranked) int { return cmp.Compare(b.context.DeadRetainedSize, a.context.DeadRetainedSize) })
+	c.Resp.Linef("### Context Analysis")
+	shown, err := heapPage(c, contexts, args.page())
+	if err != nil {
+		return err
+	}
+	if len(contexts) == 0 {
 		c.Resp.Linef("No live contexts with dead fields were found: every variable kept in a closure context can still be read by a live function.")
 	}
-	write := func(sc heapsnapshot.ScopeContexts, contexts []heapsnapshot.ContextFields) {
-		name := cmp.Or(sc.ScopeName, "(anonymous)")
-		c.Resp.Linef("### Scope %s (%s:%d-%d) scopeInfoNodeId=%d: variables: %d, contexts with dead variables: %d",
-			o.name(name), o.name(sc.ScriptName), sc.Start, sc.End, sc.ScopeInfo.ID, sc.Fields, len(sc.Contexts))
-		for _, cf := range contexts {
-			c.Resp.Linef("context @%d (retained %s): dead variables retain %s", cf.Context.ID, kb(cf.Context.RetainedSize), kb(cf.DeadRetainedSize))
-			for _, f := range cf.DeadFields {
-				c.Resp.Linef("  %s = @%d %s (%s, self %s, retained %s)", o.name(f.Name), f.Value.ID, o.label(f.Value.Name), f.Value.Type, kb(f.Value.SelfSize), kb(f.Value.RetainedSize))
-			}
+	for k, r := range shown {
+		if k > 0 {
+			c.Resp.Linef("")
+		}
+		sc := r.scope
+		where := o.name(cmp.Or(sc.ScriptName, "script @"+uitoa(sc.Script.ID)))
+		if sc.ScopeName != "" {
+			where = o.name(sc.ScopeName) + " (" + where + ")"
+		}
+		c.Resp.Linef("#### Context @%d in `%s` — %s", r.context.Context.ID, where, kb(r.context.DeadRetainedSize))
+		c.Resp.Linef("Script @%d, ScopeInfo @%d, offsets %d-%d, %s", sc.Script.ID, sc.ScopeInfo.ID, sc.Start, sc.End, plural(sc.Fields, "context field"))
+		for _, f := range r.context.DeadFields {
+			c.Resp.Linef("- `%s` (%s @%d) — %s", o.name(f.Name), o.name(f.Value.Name), f.Value.ID, kb(f.Value.RetainedSize))
 		}
 	}
-	if args.ScopeInfoNodeID != 0 && len(scopes) == 1 {
-		shown, err := heapPage(c, scopes[0].Contexts, args.page())
-		if err != nil {
-			return err
+	if len(analysis.WithoutData) > 0 {
+		c.Resp.Linef("")
+		c.Resp.Linef("Scripts without scope metadata could not be analyzed:")
+		for _, w := range analysis.WithoutData {
+			c.Resp.Linef("- `%s` (@%d) — %s", o.name(cmp.Or(w.Name, "script @"+uitoa(w.Script.ID))), w.Script.ID, plural(w.Contexts, "context"))
 		}
-		write(scopes[0], shown)
-	} else if len(scopes) > 0 {
-		shown, err := heapPage(c, scopes, args.page())
-		if err != nil {
-			return err
-		}
-		for _, sc := range shown {
-			write(sc, sc.Contexts[:min(len(sc.Contexts), contextsPerScope)])
-			if more := len(sc.Contexts) - contextsPerScope; more > 0 {
-				c.Resp.Linef("… %d more contexts: pass scopeInfoNodeId=%d to list them.", more, sc.ScopeInfo.ID)
-			}
-		}
-	}
-	if n := len(analysis.WithoutData); n > 0 {
-		var names []string
-		for _, w := range analysis.WithoutData[:min(n, 5)] {
-			names = append(names, fmt.Sprintf("%s (%d contexts)", o.name(cmp.Or(w.Name, "@"+uitoa(w.Script.ID))), w.Contexts))
-		}
-		c.Resp.Linef("Not analysed, V8 kept no scope data for %d scripts: %s.", n, strings.Join(names, ", "))
 	}
 	return nil
 }
@@ -581,3 +580,11 @@ func (x *optIndex) UnmarshalJSON(data []byte) error {
 
 // get returns the index and whether it was given.
 func (x optIndex) get() (int, bool) { return int(x) - 1, x != 0 }
+
+// plural counts things: "1 context", "2 contexts".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}

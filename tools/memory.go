@@ -17,7 +17,6 @@ import (
 const (
 	heapPageSize      = 50  // list items per page when pageSize is not given
 	defaultNameLength = 100 // characters of a name shown when maxNameLength is not given
-	contextsPerScope  = 3   // contexts listed per scope by analyze_heapsnapshot_contexts
 )
 
 // heapList are the pagination arguments of the analysis tools.
