@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 )
 
@@ -67,6 +68,7 @@ type Conn struct {
 type call struct {
 	method  string
 	session string
+	sent    time.Time
 	reply   chan reply // buffered, receives exactly one value
 }
 
@@ -160,7 +162,7 @@ func (c *Conn) Call(ctx context.Context, sessionID, method string, params, resul
 		c.mu.Unlock()
 		return fmt.Errorf("%s: %w", method, err)
 	}
-	c.pending[req.ID] = &call{method: method, session: sessionID, reply: ch}
+	c.pending[req.ID] = &call{method: method, session: sessionID, sent: time.Now(), reply: ch}
 	c.mu.Unlock()
 
 	waited := WaitClockFrom(ctx).command()
@@ -207,6 +209,30 @@ func (c *Conn) write(ctx context.Context, msg []byte) error {
 	defer func() { <-c.wsem }()
 	c.logMessage("cdp send", msg)
 	return c.t.Write(ctx, msg)
+}
+
+// Stalled returns, by session id, the method of the oldest command of each
+// session that has waited for its reply since before cutoff: what a
+// watchdog asks to tell a target that stopped answering.
+func (c *Conn) Stalled(cutoff time.Time) map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out map[string]string
+	oldest := map[string]time.Time{}
+	for _, p := range c.pending {
+		if !p.sent.Before(cutoff) {
+			continue
+		}
+		if t, ok := oldest[p.session]; ok && !p.sent.Before(t) {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		oldest[p.session] = p.sent
+		out[p.session] = p.method
+	}
+	return out
 }
 
 // forget removes a pending call, so that its reply, if it still comes, is dropped.

@@ -391,7 +391,7 @@ func TestEmulateRejectsBadValues(t *testing.T) {
 		{map[string]any{"geolocation": "north"}, "latitude -90 to 90"},
 		{map[string]any{"viewport": "abc"}, "<width>x<height>x<devicePixelRatio>[,mobile][,touch][,landscape]"},
 		{map[string]any{"viewport": "390x844x3,tablet"}, `unknown flag "tablet"`},
-		{map[string]any{"viewport": "20000000x844", "colorScheme": "dark"}, "1 to 10000000"},
+		{map[string]any{"viewport": "20000000x844", "colorScheme": "dark"}, "1 to 10000)"},
 		{map[string]any{"extraHttpHeaders": "X-A: b"}, `JSON object`},
 		{map[string]any{"cpuThrottlingRate": 50}, "between 1 (no slowdown) and 20"},
 		{map[string]any{"networkConditions": "5G"}, "networkConditions"},

@@ -33,7 +33,7 @@ func debuggingTools() []*Tool {
 		}, takeSnapshot),
 		define(Tool{
 			Name: "evaluate_script", Description: "Calls a JavaScript function in the page (elements from snapshot uids as arguments) and returns its result as JSON; DOM elements in it come back as uids. Promises are awaited.",
-			Category: CategoryDebugging, Scope: ScopePage, Guarded: true, RunsCallerCode: true,
+			Category: CategoryDebugging, Scope: ScopePage, Busy: browser.BusyWaits, Guarded: true, RunsCallerCode: true,
 		}, evaluateScript),
 	}
 }
@@ -91,14 +91,23 @@ func evaluateScript(ctx context.Context, c *Call, args *evaluateScriptArgs) erro
 		}
 		sc.Args = append(sc.Args, e)
 	}
+	// --scriptTimeout bounds the script and the wait for its effects: a
+	// timer it leaves looping keeps the page from answering too.
+	limit := cmp.Or(c.Server.opts.ScriptTimeout, time.Minute)
+	sctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
 	var out string
-	rep, err := c.Page.ActAnswering(ctx, dialogAnswer(args.DialogAction), args.WaitForStableDom.or(true), func(ctx context.Context) error {
-		ctx, cancel := context.WithTimeout(ctx, cmp.Or(c.Server.opts.ScriptTimeout, time.Minute))
-		defer cancel()
+	ran := false
+	rep, err := c.Page.ActAnswering(sctx, dialogAnswer(args.DialogAction), args.WaitForStableDom.or(true), func(ctx context.Context) error {
 		var err error
 		out, err = c.Page.EvaluateJSON(ctx, sc)
+		ran = err == nil
 		return err
 	})
+	if err != nil && ran && errors.Is(sctx.Err(), context.DeadlineExceeded) && c.Page.StopIfBusy(ctx) {
+		c.Resp.Linef("Script ran on page and returned:\n```json\n%s\n```", out)
+		return fmt.Errorf("the script returned, but then the page was busy until --scriptTimeout (%d ms) ran out: a timer or handler it started does not yield. That script was stopped; the page is usable again", limit.Milliseconds())
+	}
 	if err != nil {
 		report(c, rep)
 		return err

@@ -117,14 +117,13 @@ func parseViewport(s string) (*browser.Viewport, error) {
 	}
 	v := &browser.Viewport{DeviceScaleFactor: 1}
 	var err error
-	// Chrome refuses sizes above 10,000,000; checked here so that a call
-	// it would refuse changes nothing.
-	const maxSize = 10_000_000
-	if v.Width, err = strconv.Atoi(dims[0]); err != nil || v.Width < 1 || v.Width > maxSize {
-		return nil, bad("has no valid width (a whole number of CSS pixels, 1 to 10000000)")
+	// Bounded as --viewport and resize_page are: Chrome accepts up to
+	// 10,000,000, but renders (and screenshots) such a page out of memory.
+	if v.Width, err = strconv.Atoi(dims[0]); err != nil || v.Width < 1 || v.Width > maxSide {
+		return nil, bad(fmt.Sprintf("has no valid width (a whole number of CSS pixels, 1 to %d)", maxSide))
 	}
-	if v.Height, err = strconv.Atoi(dims[1]); err != nil || v.Height < 1 || v.Height > maxSize {
-		return nil, bad("has no valid height (a whole number of CSS pixels, 1 to 10000000)")
+	if v.Height, err = strconv.Atoi(dims[1]); err != nil || v.Height < 1 || v.Height > maxSide {
+		return nil, bad(fmt.Sprintf("has no valid height (a whole number of CSS pixels, 1 to %d)", maxSide))
 	}
 	if len(dims) == 3 {
 		if v.DeviceScaleFactor, err = strconv.ParseFloat(dims[2], 64); err != nil || v.DeviceScaleFactor <= 0 || v.DeviceScaleFactor > 10 {

@@ -27,7 +27,7 @@ func lighthouseTools() []*Tool {
 		define(Tool{
 			Name:        "lighthouse_audit",
 			Description: "Audits the page for accessibility, SEO, best practices and agentic browsing with Lighthouse's audit ids and scoring: category scores, the failing audits and the elements they flag (with snapshot uids), and JSON and HTML reports saved to disk. Performance is not included: use performance_start_trace for it.",
-			Category:    CategoryDebugging, Scope: ScopePage,
+			Category:    CategoryDebugging, Scope: ScopePage, Busy: browser.BusyWaits,
 		}, lighthouseAudit),
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/internal/heapsnapshot"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
@@ -97,7 +98,7 @@ func memoryTools() []*Tool {
 		define(Tool{
 			Name:        "take_heapsnapshot",
 			Description: "Takes a heap snapshot of the page's JavaScript heap (after a garbage collection) and saves it to a .heapsnapshot file, to find memory leaks: take one before and one after the suspect action and compare them. Opens in Chrome DevTools' Memory panel too.",
-			Category:    CategoryMemory, Scope: ScopePage,
+			Category:    CategoryMemory, Scope: ScopePage, Busy: browser.BusyWaits,
 		}, takeHeapsnapshot),
 		define(Tool{
 			Name:        "get_heapsnapshot_summary",

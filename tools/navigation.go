@@ -93,7 +93,7 @@ func navigationTools() []*Tool {
 		}, newPage),
 		define(Tool{
 			Name: "navigate_page", Description: "Loads a URL in the page, or goes back, forward, or reloads; waits for the load.",
-			Category: CategoryNavigation, Scope: ScopePage, AllowCrashed: true,
+			Category: CategoryNavigation, Scope: ScopePage, Busy: browser.BusyInterrupts, AllowCrashed: true,
 		}, navigatePage),
 		define(Tool{
 			Name: "wait_for", Description: "Waits until any of the given texts appears on the page.",

@@ -81,12 +81,12 @@ func performanceTools() []*Tool {
 		define(Tool{
 			Name:        "performance_start_trace",
 			Description: "Records a performance trace of the page (Core Web Vitals: LCP, CLS, INP, and what slows them). By default it reloads the page, stops once the load settled and answers with the summary.",
-			Category:    CategoryPerformance, Scope: ScopePage,
+			Category:    CategoryPerformance, Scope: ScopePage, Busy: browser.BusyWaits,
 		}, performanceStartTrace),
 		define(Tool{
 			Name:        "performance_stop_trace",
 			Description: "Stops the performance trace running on the page and answers with its summary: metrics and insights per navigation.",
-			Category:    CategoryPerformance, Scope: ScopePage,
+			Category:    CategoryPerformance, Scope: ScopePage, Busy: browser.BusyWaits,
 		}, performanceStopTrace),
 		define(Tool{
 			Name:        "performance_analyze_insight",

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -63,6 +64,10 @@ type Tool struct {
 	// (a script, an extension); it is not listed under
 	// --no-javascript-evaluation.
 	RunsCallerCode bool
+	// Busy is what the call does when the page stops answering because
+	// its JavaScript never yields: by default it ends, saying the page is
+	// busy (see browser.Page.Watch).
+	Busy browser.BusyPolicy
 
 	args     reflect.Type // the handler's argument struct
 	paths    []string     // arguments tagged path:"", confined before the tool runs
@@ -86,6 +91,9 @@ type Call struct {
 	held *browser.Page
 	// sess is the state of the MCP session the call runs in.
 	sess *session
+	// watched is the call's context once a page watch guards it: it ends
+	// when the page turns busy or a dialog blocks it.
+	watched context.Context
 }
 
 // define declares a tool whose arguments decode into P. The input schema is
@@ -231,21 +239,56 @@ func pathArgs(tool string, t reflect.Type) []string {
 	return names
 }
 
+// Bounds of numeric arguments (see checkRange).
+const (
+	maxExact = 1<<53 - 1 // the largest whole number a JSON client keeps exact
+	maxCount = 1<<31 - 1 // counts, lengths and page numbers
+	maxSide  = 10000     // a page's width or height in CSS pixels, as --viewport
+)
+
 // checkRange applies the limits every tool shares to its numeric
-// arguments: timeouts, pagination.
+// arguments, so that no number reaches Chrome or an int conversion out of
+// range (1e100 as an id, 2147483647 as a window width): timeouts, page
+// sizes, counts, ids, and every other number within ±2^53.
 func checkRange(name string, val any) error {
 	n, ok := val.(float64)
 	if !ok {
 		return nil
 	}
-	switch name {
-	case "timeout":
+	if math.IsNaN(n) || math.IsInf(n, 0) {
+		return fmt.Errorf("argument %q is %v; give a finite number", name, n)
+	}
+	lower := strings.ToLower(name)
+	switch {
+	case name == "timeout":
 		if n < 0 || n > float64(maxTimeout.Milliseconds()) {
 			return fmt.Errorf("argument \"timeout\" is %v; give milliseconds from 1 to %d, or 0 for the default", n, maxTimeout.Milliseconds())
 		}
-	case "pageSize", "pageIdx":
+	case name == "pageSize" || name == "pageIdx":
 		if n < 0 {
 			return fmt.Errorf("argument %q is %v; it must be 0 or more (pageIdx counts from 0)", name, n)
+		}
+		if n > maxCount {
+			return fmt.Errorf("argument %q is %v; give a whole number from 0 to %d", name, n, maxCount)
+		}
+	case name == "width" || name == "height":
+		if n < 1 || n > maxSide {
+			return fmt.Errorf("argument %q is %v; give CSS pixels from 1 to %d", name, n, maxSide)
+		}
+	case strings.HasPrefix(name, "max"):
+		if n < 0 || n > maxCount {
+			return fmt.Errorf("argument %q is %v; give a whole number from 0 to %d", name, n, maxCount)
+		}
+	case strings.HasSuffix(lower, "id"):
+		if name == "pageId" && (n < 0 || n > maxExact || n != math.Trunc(n)) {
+			return fmt.Errorf("pageId must be a whole number from list_pages, got %v", n)
+		}
+		if n < 0 || n > maxExact || n != math.Trunc(n) {
+			return fmt.Errorf("argument %q is %v; give a whole number from 0 to %d, an id from an earlier answer", name, n, int64(maxExact))
+		}
+	default:
+		if math.Abs(n) > maxExact {
+			return fmt.Errorf("argument %q is %v; give a number from %d to %d", name, n, -int64(maxExact), int64(maxExact))
 		}
 	}
 	return nil
@@ -498,7 +541,12 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	// in it is CDP work on the page like the tool's own.
 	unlock := func() {}
 	defer func() { unlock() }()
-	if err := s.run(ctx, t, c, parsed, &unlock); err != nil {
+	err = s.run(ctx, t, c, parsed, &unlock)
+	if c.watched != nil {
+		ctx = c.watched
+		err = stoppedBy(ctx, err)
+	}
+	if err != nil {
 		// An MCP 2026-07-28 confirmation still unanswered (input_required),
 		// or one the client cannot show, is the protocol's answer, not
 		// the tool's: the call has not acted.
@@ -549,7 +597,10 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 		if err != nil {
 			return err
 		}
-		*unlock = release
+		// The watch ends with the answer, which may take a snapshot.
+		wctx, stop := p.Watch(ctx, t.Busy, !t.IgnoresDialog)
+		*unlock = func() { stop(); release() }
+		ctx, c.watched = wctx, wctx
 		c.Page, c.held = p, p
 		if d := p.Dialog(); d != nil && !t.IgnoresDialog {
 			return fmt.Errorf("a %s dialog is open on the page (%q) and blocks it; call handle_dialog to accept or dismiss it first", d.Type, d.Message)
@@ -559,6 +610,18 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 		}
 	}
 	return t.run(ctx, c, encode(args))
+}
+
+// stoppedBy returns why ctx, a watched call's context, was cancelled when
+// the page turned busy or a dialog blocked it: the reason to give instead
+// of the interrupted command's err. Otherwise it returns err.
+func stoppedBy(ctx context.Context, err error) error {
+	var busy *browser.BusyError
+	var dialog *browser.DialogError
+	if cause := context.Cause(ctx); errors.As(cause, &busy) || errors.As(cause, &dialog) {
+		return cause
+	}
+	return err
 }
 
 // page resolves the pageId argument, or the selected page when it is absent.

@@ -72,7 +72,7 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 	}
 	if r.err == nil && r.snapshot != nil && c.Page != nil {
 		if err := writeSnapshot(ctx, c, &b, r.snapshot); err != nil {
-			r.err = err
+			r.err = stoppedBy(ctx, err)
 		}
 	}
 	if r.err != nil {

@@ -30,12 +30,12 @@ func screencastTools() []*Tool {
 		define(Tool{
 			Name:        "screencast_start",
 			Description: "Starts recording a video (screencast) of the page; it goes on across navigations until screencast_stop.",
-			Category:    CategoryDebugging, Scope: ScopePage,
+			Category:    CategoryDebugging, Scope: ScopePage, Busy: browser.BusyWaits,
 		}, screencastStart),
 		define(Tool{
 			Name:        "screencast_stop",
 			Description: "Stops the page's screencast recording and saves the video.",
-			Category:    CategoryDebugging, Scope: ScopePage, IgnoresDialog: true,
+			Category:    CategoryDebugging, Scope: ScopePage, Busy: browser.BusyWaits, IgnoresDialog: true,
 		}, screencastStop),
 	}
 }

@@ -1,7 +1,9 @@
 package tools
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -14,11 +16,11 @@ func slimTools() []*Tool {
 	return []*Tool{
 		define(Tool{
 			Name: "navigate", Description: "Loads a URL in the selected page and waits for it to load.",
-			Category: CategoryNavigation, Scope: ScopeSelectedPage, Slim: true,
+			Category: CategoryNavigation, Scope: ScopeSelectedPage, Busy: browser.BusyInterrupts, Slim: true,
 		}, slimNavigate),
 		define(Tool{
 			Name: "evaluate", Description: "Runs JavaScript in the selected page and returns its value as JSON. Promises are awaited.",
-			Category: CategoryDebugging, Scope: ScopeSelectedPage, Slim: true, Guarded: true, RunsCallerCode: true,
+			Category: CategoryDebugging, Scope: ScopeSelectedPage, Busy: browser.BusyWaits, Slim: true, Guarded: true, RunsCallerCode: true,
 		}, slimEvaluate),
 		define(Tool{
 			Name: "screenshot", Description: "Takes a PNG screenshot of the selected page's viewport.",
@@ -57,7 +59,13 @@ type slimEvaluateArgs struct {
 
 // slimEvaluate runs evaluate.
 func slimEvaluate(ctx context.Context, c *Call, args *slimEvaluateArgs) error {
-	v, err := c.Page.Evaluate(ctx, args.Script)
+	limit := cmp.Or(c.Server.opts.ScriptTimeout, time.Minute)
+	ectx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	v, err := c.Page.Evaluate(ectx, args.Script)
+	if err != nil && errors.Is(ectx.Err(), context.DeadlineExceeded) && c.Page.StopIfBusy(ctx) {
+		return fmt.Errorf("the script did not finish within --scriptTimeout (%d ms) and was stopped; the page is usable again", limit.Milliseconds())
+	}
 	if err != nil {
 		return err
 	}

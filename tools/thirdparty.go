@@ -46,7 +46,7 @@ func thirdPartyTools() []*Tool {
 		define(Tool{
 			Name:        "execute_3p_developer_tool",
 			Description: "Runs a developer tool the page exposes (see list_3p_developer_tools) and returns its result as JSON; DOM elements in it come back as snapshot uids.",
-			Category:    CategoryExperimentalThirdParty, Scope: ScopePage, Guarded: true,
+			Category:    CategoryExperimentalThirdParty, Scope: ScopePage, Busy: browser.BusyWaits, Guarded: true,
 		}, execute3pDeveloperTool),
 	}
 }
@@ -125,7 +125,7 @@ func webmcpTools() []*Tool {
 		define(Tool{
 			Name:        "execute_webmcp_tool",
 			Description: "Runs a WebMCP tool the page registered (see list_webmcp_tools) and returns its status, output and error text.",
-			Category:    CategoryExperimentalWebmcp, Scope: ScopePage, Guarded: true,
+			Category:    CategoryExperimentalWebmcp, Scope: ScopePage, Busy: browser.BusyWaits, Guarded: true,
 		}, executeWebmcpTool),
 	}
 }

@@ -119,6 +119,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	if err != nil {
 		return res, err
 	}
+	p.stopIfSeenBusy(ctx, s)
 	sub := s.Subscribe(loadEvents...)
 	defer sub.Close()
 	w := &loadWatch{mainFrame: p.TargetID, loaded: map[string]bool{}}

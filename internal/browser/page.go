@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -33,6 +34,10 @@ type Page struct {
 	session   *cdp.Session
 	attaching chan struct{} // closed when a running attach finishes
 	rec       *Recording    // the screencast being recorded, nil when none
+
+	// seenBusy is set while the latest probe of the page's main thread got
+	// no answer (see Watch).
+	seenBusy atomic.Bool
 
 	// The state of the page's focused parts, each with its own lock.
 	events    pageEvents        // dialog, iframes and the subscriptions following them

@@ -1,0 +1,180 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// BusyPolicy says what a call does when the page it acts on stops
+// answering (its main thread runs JavaScript that never yields).
+type BusyPolicy int
+
+const (
+	// BusyFails ends the call with a *BusyError.
+	BusyFails BusyPolicy = iota
+	// BusyInterrupts lets the call go on: it takes the page away from its
+	// loop (a navigation, which first stops the script of a page seen
+	// busy: see stopIfSeenBusy).
+	BusyInterrupts
+	// BusyWaits leaves the call to its own deadline: for calls that run the
+	// caller's code under --scriptTimeout, or that keep the page's main
+	// thread busy themselves (a heap snapshot, an audit).
+	BusyWaits
+)
+
+// The watchdog's timing: a command unanswered for stallAfter gets a probe,
+// and a probe unanswered for probeFor means the page is busy.
+const (
+	stallAfter  = 2 * time.Second
+	probeFor    = 2 * time.Second
+	dialogAfter = time.Second
+	watchTick   = 100 * time.Millisecond
+)
+
+// BusyError is why a call on a busy page was stopped.
+type BusyError struct {
+	PageID int
+	Method string        // the command that got no answer
+	For    time.Duration // how long it had waited
+}
+
+func (e *BusyError) Error() string {
+	return fmt.Sprintf("page %d is busy: its main thread has not answered for %.0f s (a script in an endless loop, or one very long task), so the call was stopped. navigate_page or close_page still take the page away from it; evaluate_script waits for it up to --scriptTimeout",
+		e.PageID, e.For.Round(time.Second).Seconds())
+}
+
+// DialogError is why a call was stopped by a JavaScript dialog that opened
+// while it ran.
+type DialogError struct {
+	Dialog *cdp.DialogOpeningEvent
+}
+
+func (e *DialogError) Error() string {
+	return fmt.Sprintf("a %s dialog opened on the page during the call (%q) and blocks it; call handle_dialog to accept or dismiss it, then try again", e.Dialog.Type, e.Dialog.Message)
+}
+
+// Watch guards one call on the page: the context it returns is cancelled,
+// with a *DialogError as its cause, when a dialog opens and stays open
+// (unless dialogs is false: the call handles them), and with a *BusyError
+// when a command to the page gets no answer because the page is busy
+// (as policy says). Call stop when the call is done.
+func (p *Page) Watch(ctx context.Context, policy BusyPolicy, dialogs bool) (_ context.Context, stop func()) {
+	wctx, cancel := context.WithCancelCause(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.watch(wctx, cancel, policy, dialogs)
+	}()
+	return wctx, func() {
+		cancel(nil)
+		<-done
+	}
+}
+
+// watch is Watch's loop; it returns when ctx ends.
+func (p *Page) watch(ctx context.Context, cancel context.CancelCauseFunc, policy BusyPolicy, dialogs bool) {
+	tick := time.NewTicker(watchTick)
+	defer tick.Stop()
+	var dialogSince time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if d := p.events.openDialog(); d != nil {
+			// A dialog also keeps commands from being answered: it is
+			// what the page waits for, not a loop.
+			switch {
+			case !dialogs:
+			case dialogSince.IsZero():
+				dialogSince = time.Now()
+			case time.Since(dialogSince) >= dialogAfter:
+				cancel(&DialogError{Dialog: d})
+				return
+			}
+			continue
+		}
+		dialogSince = time.Time{}
+		if policy == BusyWaits {
+			continue
+		}
+		if err := p.checkBusy(ctx, policy); err != nil {
+			cancel(err)
+			return
+		}
+	}
+}
+
+// checkBusy probes the page's sessions that have a command waiting for
+// longer than stallAfter. A busy one fails the call (BusyFails) or has its
+// script stopped (BusyInterrupts).
+func (p *Page) checkBusy(ctx context.Context, policy BusyPolicy) error {
+	now := time.Now()
+	for id, method := range p.browser.conn.Stalled(now.Add(-stallAfter)) {
+		s := p.sessions().sessionByID(id)
+		if s == nil {
+			continue
+		}
+		if !p.unanswering(ctx, s) {
+			continue
+		}
+		if policy == BusyInterrupts {
+			continue
+		}
+		return &BusyError{PageID: p.ID, Method: method, For: time.Since(now) + stallAfter}
+	}
+	return nil
+}
+
+// unanswering tells whether session s leaves a trivial script unanswered
+// for probeFor with no dialog open: its main thread is busy. The page
+// remembers the answer for stopIfSeenBusy.
+func (p *Page) unanswering(ctx context.Context, s *cdp.Session) bool {
+	pctx, cancel := context.WithTimeout(ctx, probeFor)
+	_, err := cdp.RuntimeEvaluate.Call(pctx, s, cdp.EvaluateParams{Expression: "0"})
+	cancel()
+	if ctx.Err() != nil {
+		return false
+	}
+	busy := errors.Is(err, context.DeadlineExceeded) && p.events.openDialog() == nil
+	if s == p.sessions().currentSession() {
+		p.seenBusy.Store(busy)
+	}
+	return busy
+}
+
+// stopIfSeenBusy stops the script keeping the page busy before a call
+// that takes the page away from it (navigating, closing), if a probe saw
+// the page busy and it still is. It must come first: while a navigation
+// is pending, Chrome holds back every command to the page, the one that
+// stops scripts included.
+func (p *Page) stopIfSeenBusy(ctx context.Context, s *cdp.Session) {
+	if !p.seenBusy.Load() || !p.unanswering(ctx, s) {
+		return
+	}
+	p.cleanUp(ctx, s, cdp.RuntimeTerminateExecution, cdp.RuntimeTerminateExecution.Method)
+	p.seenBusy.Store(false)
+}
+
+// StopIfBusy stops the JavaScript that keeps the page's main thread busy
+// (Runtime.terminateExecution), if it is busy: for a call whose own
+// deadline ran out while the page did not answer. It tells whether it
+// stopped something. The check runs even when ctx has ended.
+func (p *Page) StopIfBusy(ctx context.Context) bool {
+	s := p.sessions().currentSession()
+	if s == nil {
+		return false
+	}
+	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), probeFor+time.Second)
+	defer cancel()
+	if !p.unanswering(uctx, s) {
+		return false
+	}
+	p.cleanUp(uctx, s, cdp.RuntimeTerminateExecution, cdp.RuntimeTerminateExecution.Method)
+	return true
+}
