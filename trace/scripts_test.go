@@ -146,3 +146,37 @@ func TestScriptInsightsPassOrAbsent(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLegacyScan feeds the one-pass scanner any text: it must not panic,
+// and its estimate stays within the script.
+func FuzzLegacyScan(f *testing.F) {
+	for _, seed := range []string{
+		"Array.prototype.includes=function(){}", `Object.defineProperty(String.prototype, "startsWith", {})`,
+		`Object["assign"] = 1`, "window.Promise=P", "_classCallCheck(this, A); regeneratorRuntime.mark(f)",
+		"Object.defineProperty(", `defineProperty(Array.prototype,"fl`, "Array.prototype.", "Object[\"", "x.Array.from=1",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		if got := legacyScan(text); got.bytes < 0 || got.bytes > len(text) {
+			t.Fatalf("estimate %d for %d bytes", got.bytes, len(text))
+		}
+	})
+}
+
+func TestLegacyScanForms(t *testing.T) {
+	for text, want := range map[string]string{
+		"if(!Array.prototype.includes){Array.prototype.includes=function(v){}}": "Array.prototype.includes polyfill",
+		`Object.defineProperty(String.prototype, "startsWith", {value: f})`:     "String.prototype.startsWith polyfill",
+		`Object["assign"] = function(){}`:                                       "Object.assign polyfill",
+		"self.Promise = P;":                                                     "Promise polyfill",
+		"var a = _classCallCheck(this, A);":                                     "Babel classes transform (_classCallCheck)",
+		"if (Array.prototype.includes === undefined) {}":                        "",
+		"x.Array.from = 1; my_Object.assign = 2":                                "",
+	} {
+		got := legacyScan([]byte(text))
+		if want == "" && len(got.names) > 0 || want != "" && (len(got.names) != 1 || got.names[0] != want) {
+			t.Errorf("%s: found %q, want %q", text, got.names, want)
+		}
+	}
+}
