@@ -345,7 +345,7 @@ func getHeapsnapshotDuplicateStrings(ctx context.Context, c *Call, args *getHeap
 type queryHeapsnapshotObjectsArgs struct {
 	FilePath     string  `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	ClassName    string  `json:"className,omitempty" jsonschema:"Regular expression or text matched against object names (a constructor, {a, b}, a string's text, <div>), case-insensitive."`
-	PropertyName string  `json:"propertyName,omitempty" jsonschema:"Keep objects with an outgoing reference of this name (property, closure variable, internal field)."`
+	PropertyName string  `json:"propertyName,omitempty" jsonschema:"Keep objects with an outgoing reference (property, closure variable, internal field, element index) whose name matches this regular expression or text, case-insensitive."`
 	NodeType     string  `json:"nodeType,omitempty" jsonschema:"Keep objects of this V8 type: object, closure, string, array, native, code, ..."`
 	RetainedSize string  `json:"retainedSize,omitempty" jsonschema:"Retained size range, inclusive: 1MB-2MB, -1MB (at most), 1MB- or 1MB (at least)."`
 	SelfSize     string  `json:"selfSize,omitempty" jsonschema:"Self size range, inclusive: 1KB-2KB, -1KB, 1KB- or 1KB."`

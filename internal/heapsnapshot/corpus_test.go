@@ -55,8 +55,9 @@ type devtoolsAnswers struct {
 		}
 		Dominators [][]uint64
 	}
-	Queries  map[string][]uint32
-	Contexts *struct {
+	Queries         map[string][]uint32
+	PropertyQueries map[string][]uint32
+	Contexts        *struct {
 		Scopes []struct {
 			ScopeInfoNodeID, ScriptNodeID uint32
 			ScriptName                    string
@@ -388,8 +389,13 @@ func compareContexts(t *testing.T, s *Snapshot, want *devtoolsAnswers) {
 }
 
 func compareQueries(t *testing.T, s *Snapshot, want *devtoolsAnswers) {
-	for q, ids := range want.Queries {
-		found, err := s.Query(Query{ClassName: q})
+	compareQuery(t, s, "objects named like ", want.Queries, func(q string) Query { return Query{ClassName: q} })
+	compareQuery(t, s, "objects with an edge named like ", want.PropertyQueries, func(q string) Query { return Query{PropertyName: q} })
+}
+
+func compareQuery(t *testing.T, s *Snapshot, what string, queries map[string][]uint32, query func(string) Query) {
+	for q, ids := range queries {
+		found, err := s.Query(query(q))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -402,7 +408,7 @@ func compareQueries(t *testing.T, s *Snapshot, want *devtoolsAnswers) {
 		}
 		slices.Sort(got)
 		slices.Sort(exp)
-		diffRows(t, "objects named like "+q, got, exp)
+		diffRows(t, what+q, got, exp)
 	}
 }
 

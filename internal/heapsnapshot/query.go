@@ -15,8 +15,10 @@ type Query struct {
 	// it: a constructor's name, a plain object's "{a, b}", a string's
 	// text, a DOM node's "<div>" or "Detached <li>".
 	ClassName string
-	// PropertyName keeps objects with an outgoing named edge of that name
-	// (a property, a closure variable, an internal field).
+	// PropertyName keeps objects with an outgoing edge (a property, a
+	// closure variable, an internal field, an element index) whose name
+	// it matches, as DevTools matches it: a regular expression, or else
+	// plain text, case-insensitive.
 	PropertyName string
 	// NodeType keeps objects of that type (object, closure, string, array,
 	// native, code, ...).
@@ -38,7 +40,8 @@ func (r SizeRange) Contains(v uint64) bool { return v >= r.Min && (r.Max == 0 ||
 
 // Query returns the objects matching q, sorted.
 func (s *Snapshot) Query(q Query) ([]Index, error) {
-	match := classMatcher(q.ClassName)
+	match, matchEdge := classMatcher(q.ClassName), classMatcher(q.PropertyName)
+	edgeOK := map[uint32]bool{} // by string index, for edges named by a string
 	nodeType := -1
 	if q.NodeType != "" {
 		for t, name := range s.nodeTypes {
@@ -79,7 +82,7 @@ func (s *Snapshot) Query(q Query) ([]Index, error) {
 				}
 			}
 		}
-		if q.PropertyName != "" && !s.hasNamedEdge(i, q.PropertyName) {
+		if matchEdge != nil && !s.hasEdgeMatching(i, matchEdge, edgeOK) {
 			continue
 		}
 		out = append(out, Index(i))
@@ -99,6 +102,28 @@ func classMatcher(pattern string) func(string) bool {
 		re = regexp.MustCompile("(?i)" + regexp.QuoteMeta(pattern))
 	}
 	return re.MatchString
+}
+
+// hasEdgeMatching reports whether one of node i's outgoing edges has a
+// name match accepts; seen caches the answers for string names.
+func (s *Snapshot) hasEdgeMatching(i uint32, match func(string) bool, seen map[uint32]bool) bool {
+	for e := s.firstEdge[i]; e < s.firstEdge[i+1]; e++ {
+		if !s.hasStringName(e) {
+			if match(uitoa(s.edgeName[e])) {
+				return true
+			}
+			continue
+		}
+		ok, known := seen[s.edgeName[e]]
+		if !known {
+			ok = match(s.strings.get(s.edgeName[e]))
+			seen[s.edgeName[e]] = ok
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 // hasNamedEdge reports whether node i has an outgoing string-named edge

@@ -103,6 +103,10 @@ async function answers(file, probe) {
   for (const q of ['Item', 'PageItem', 'FrameItem', 'Window']) {
     out.queries[q] = (await manager.queryObjects(file, { className: q })).items.map(o => o.id);
   }
+  out.propertyQueries = {};
+  for (const q of ['big', '^cached$', 'PAYLOAD', '^1$']) {
+    out.propertyQueries[q] = (await manager.queryObjects(file, { propertyName: q })).items.map(o => o.id);
+  }
   return out;
 }
 
