@@ -122,7 +122,18 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 // handler is the tools as the MCP server calls them: timed, and handing
 // back the memory of big calls.
 func (a *app) handler() jsonrpc.Handler {
-	return &timedCalls{Handler: &memoryReturning{Handler: a.tools}, log: a.log}
+	return taskCalls{Handler: &timedCalls{Handler: &memoryReturning{Handler: a.tools}, log: a.log}, runner: a.tools}
+}
+
+// taskCalls keeps the tools' choice of which calls may run as MCP tasks
+// (jsonrpc.TaskRunner) visible through the wrappers around them.
+type taskCalls struct {
+	jsonrpc.Handler
+	runner jsonrpc.TaskRunner
+}
+
+func (h taskCalls) RunsAsTask(name string, args json.RawMessage) bool {
+	return h.runner.RunsAsTask(name, args)
 }
 
 // newLogger logs to stderr, and also to logFile when given. The file also

@@ -313,3 +313,42 @@ func TestModernSensitivePageConfirmationIsMultiRoundTrip(t *testing.T) {
 		t.Fatalf("guarded click without elicitation = %s %+v", r.Result, r.Error)
 	}
 }
+
+// TestModernLongCallAsTask runs a heap snapshot as a task of the tasks
+// extension for a client that declares it: the call answers at once with
+// a task handle, and tasks/get gives the tool's answer once it is done.
+func TestModernLongCallAsTask(t *testing.T) {
+	ws := t.TempDir()
+	p := startStdioPeer(t, append(headless, "--workspace="+ws)...)
+	tasks := map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}
+	p.call("tools/call", toolCall(tasks, "navigate_page", map[string]any{"url": "about:blank"})).text(t)
+
+	path := filepath.Join(ws, "heap.heapsnapshot")
+	r := p.call("tools/call", toolCall(tasks, "take_heapsnapshot", map[string]any{"filePath": path}))
+	var task struct {
+		ResultType     string          `json:"resultType"`
+		TaskID         string          `json:"taskId"`
+		Status         string          `json:"status"`
+		PollIntervalMs int             `json:"pollIntervalMs"`
+		Result         json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(r.Result, &task); err != nil || task.ResultType != "task" || task.TaskID == "" || task.Status != "working" {
+		t.Fatalf("take_heapsnapshot with the tasks extension = %s %+v", r.Result, r.Error)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for task.Status == "working" {
+		if time.Now().After(deadline) {
+			t.Fatal("the task did not finish within 60s")
+		}
+		time.Sleep(time.Duration(task.PollIntervalMs) * time.Millisecond) // the interval the server asks for
+		p.call("tasks/get", map[string]any{"_meta": modernMeta(tasks), "taskId": task.TaskID}).complete(t, &task)
+	}
+	if task.Status != "completed" || !strings.Contains(string(task.Result), "heap.heapsnapshot") || !strings.Contains(string(task.Result), `"resultType":"complete"`) {
+		t.Fatalf("finished task: %s %s", task.Status, task.Result)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the snapshot was not written: %v", err)
+	}
+	// Without the extension the same call answers in place.
+	mustContain(t, p.call("tools/call", toolCall(nil, "take_heapsnapshot", map[string]any{"filePath": filepath.Join(ws, "again")})).text(t), "again.heapsnapshot")
+}

@@ -23,7 +23,7 @@ const (
 )
 
 // modernMethods are the methods served statelessly.
-var modernMethods = []string{"server/discover", "tools/list", "tools/call", "subscriptions/listen"}
+var modernMethods = []string{"server/discover", "tools/list", "tools/call", "subscriptions/listen", "tasks/get", "tasks/update", "tasks/cancel"}
 
 // serveStateless serves msg when it is a 2026-07-28 request (or a
 // notification from a 2026-07-28 client, which needs no session and is
@@ -139,14 +139,20 @@ func checkModernHeaders(r *http.Request, msg *incoming, meta *requestMeta) *Erro
 	} else if v != msg.method {
 		return mismatch("%s header value %q does not match body value %q", headerMethod, v, msg.method)
 	}
-	if msg.method != "tools/call" {
-		return nil
-	}
 	var p struct {
-		Name json.RawMessage `json:"name"`
+		Name   json.RawMessage `json:"name"`
+		TaskID json.RawMessage `json:"taskId"`
 	}
 	_ = json.Unmarshal(msg.params, &p)
-	name, _ := unquote(p.Name)
+	var name string
+	switch msg.method {
+	case "tools/call":
+		name, _ = unquote(p.Name)
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		name, _ = unquote(p.TaskID)
+	default:
+		return nil
+	}
 	raw, present := r.Header[http.CanonicalHeaderKey(headerName)]
 	if !present || len(raw) == 0 {
 		return mismatch("the %s header is missing; send the tool's name, %q", headerName, name)

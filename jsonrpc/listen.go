@@ -12,6 +12,8 @@ type SubscriptionFilter struct {
 	PromptsListChanged    bool     `json:"promptsListChanged,omitempty"`
 	ResourcesListChanged  bool     `json:"resourcesListChanged,omitempty"`
 	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
+	// TaskIDs asks for notifications/tasks (the tasks extension).
+	TaskIDs []string `json:"taskIds,omitempty"`
 }
 
 // listen answers subscriptions/listen, MCP 2026-07-28's long-lived stream
@@ -21,10 +23,11 @@ type SubscriptionFilter struct {
 // closing the response stream over HTTP) or the server shuts down, when
 // it answers with the graceful-closure result.
 //
-// The subset is empty: this server has no prompts or resources, and its
+// The subset is empty: this server has no prompts or resources, its
 // tool list is fixed by the command line for the life of the process (it
 // declares tools.listChanged false), so there is never a
-// notifications/tools/list_changed to send.
+// notifications/tools/list_changed to send, and task status is only
+// polled (tasks/get), never pushed.
 func (c *conn) listen(ctx context.Context, msg *incoming, ss *Session) (any, *Error) {
 	const method = "subscriptions/listen"
 	var p struct {
@@ -36,6 +39,9 @@ func (c *conn) listen(ctx context.Context, msg *incoming, ss *Session) (any, *Er
 	var asked SubscriptionFilter
 	if isNull(p.Notifications) || p.Notifications[0] != '{' || json.Unmarshal(p.Notifications, &asked) != nil {
 		return nil, errorf(CodeInvalidParams, `invalid params for %s: "notifications" must be an object such as {"toolsListChanged": true}`, method)
+	}
+	if len(asked.TaskIDs) > 0 && !declaresTasks(ss) {
+		return nil, missingTasks("subscribing to task notifications")
 	}
 	subMeta := map[string]json.RawMessage{metaSubscriptionID: msg.id}
 	ack := struct {

@@ -190,13 +190,18 @@ func (c *conn) dispatchModern(ctx context.Context, msg *incoming, meta *requestM
 		fields = cacheFields()
 	case "tools/call":
 		if rerr = mr.parse(msg.params); rerr == nil {
+			if ct := c.maybeTask(ss, msg); ct != nil {
+				return c.decorate(ct, "task", nil)
+			}
 			result, rerr = c.callTool(ctx, msg.params)
 		}
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		result, rerr = c.taskMethod(ss, msg)
 	case "subscriptions/listen":
 		result, rerr = c.listen(ctx, msg, ss)
 	default:
 		return nil, errorf(CodeMethodNotFound,
-			"method %q not found; in MCP %s this server implements server/discover, tools/list, tools/call and subscriptions/listen", msg.method, ModernProtocolVersion)
+			"method %q not found; in MCP %s this server implements %s", msg.method, ModernProtocolVersion, strings.Join(modernMethods, ", "))
 	}
 	if rerr != nil {
 		return nil, rerr
@@ -289,6 +294,15 @@ func spliceFields(raw json.RawMessage, fields []field) (json.RawMessage, *Error)
 	return b.Bytes(), nil
 }
 
+// discoverCapabilities are serverCapabilities and, when the Handler runs
+// long calls as tasks, the tasks extension.
+func (s *Server) discoverCapabilities() string {
+	if _, ok := s.handler.(TaskRunner); ok {
+		return `{"tools":{"listChanged":false},"logging":{},"extensions":{"` + tasksExtension + `":{}}}`
+	}
+	return serverCapabilities
+}
+
 // DiscoverResult is the answer to server/discover, without the fields
 // every 2026-07-28 result carries (added by decorate).
 type DiscoverResult struct {
@@ -304,7 +318,7 @@ func (c *conn) discover() DiscoverResult {
 	}
 	return DiscoverResult{
 		SupportedVersions: supportedVersions(),
-		Capabilities:      json.RawMessage(serverCapabilities),
+		Capabilities:      json.RawMessage(c.s.discoverCapabilities()),
 		Instructions:      instructions,
 	}
 }

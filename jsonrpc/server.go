@@ -78,6 +78,8 @@ type Server struct {
 	maxLine              int
 	onNotify             map[string]NotificationHandler
 	secret               []byte // keys the requestState of multi round-trip requests
+	tasks                *taskStore
+	ctx                  context.Context // the lifetime of tasks; never cancelled
 }
 
 // NewServer returns a server that introduces itself as info and serves
@@ -93,6 +95,8 @@ func NewServer(info ServerInfo, h Handler, opts ...Option) *Server {
 		maxLine:  DefaultMaxLineSize,
 		onNotify: make(map[string]NotificationHandler),
 		secret:   make([]byte, 32),
+		tasks:    newTaskStore(),
+		ctx:      context.Background(),
 	}
 	_, _ = rand.Read(s.secret) // never fails (crypto/rand)
 	for _, opt := range opts {

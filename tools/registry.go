@@ -664,3 +664,28 @@ func relaunchHint(attached bool) string {
 func errorResult(err error) *jsonrpc.CallToolResult {
 	return &jsonrpc.CallToolResult{IsError: true, Content: []jsonrpc.Content{jsonrpc.TextContent(err.Error())}}
 }
+
+// RunsAsTask reports whether a tool call may run as an MCP task (the
+// 2026-07-28 tasks extension, for clients that declare it): the calls
+// that take long whatever the page, a navigation-mode Lighthouse audit, a
+// trace that records a load, a heap snapshot. None of them is guarded, so
+// none needs the user's confirmation on the way.
+func (s *Server) RunsAsTask(name string, args json.RawMessage) bool {
+	var a struct {
+		Mode     string `json:"mode"`
+		AutoStop *bool  `json:"autoStop"`
+	}
+	_ = json.Unmarshal(args, &a)
+	if t := s.byName[name]; t == nil || t.Guarded {
+		return false
+	}
+	switch name {
+	case "lighthouse_audit":
+		return a.Mode != "snapshot"
+	case "performance_start_trace":
+		return a.AutoStop == nil || *a.AutoStop
+	case "take_heapsnapshot":
+		return true
+	}
+	return false
+}
