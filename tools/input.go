@@ -129,7 +129,19 @@ type clickAtArgs struct {
 
 // clickAt runs click_at.
 func clickAt(ctx context.Context, c *Call, args *clickAtArgs) error {
-	return act(ctx, c, args.IncludeSnapshot, "Successfully clicked at the coordinates.", func(ctx context.Context) error {
+	// The point is checked first: outside the viewport a click reaches
+	// nothing, and the answer names what it reached, for the agent to
+	// compare with what it aimed at on its screenshot.
+	what, err := c.Page.Input().Target(ctx, args.X, args.Y)
+	if err != nil {
+		return err
+	}
+	done := "Successfully clicked at the coordinates."
+	if args.DblClick {
+		done = "Successfully double clicked at the coordinates."
+	}
+	done += "\nThe click reached " + what + "."
+	return act(ctx, c, args.IncludeSnapshot, done, func(ctx context.Context) error {
 		return c.Page.Input().ClickAt(ctx, args.X, args.Y, args.DblClick)
 	})
 }

@@ -44,28 +44,103 @@ func (e *Element) callString(ctx context.Context, fn string, args ...cdp.CallArg
 	return s, nil
 }
 
+// clickPoint is what click-point.js answers: a point, or why there is none.
+type clickPoint struct {
+	X, Y        float64
+	CrossOrigin bool
+	Fail        string // nosize, hidden, option, outside, covered, around, nopointer
+	What        string // the element a click there would reach
+}
+
 // point returns where to click the element in the page's viewport. It
-// scrolls the element into view, and fails when another element covers it.
-func (in Input) point(ctx context.Context, e *Element) (x, y float64, err error) {
-	v, err := e.call(ctx, visibleCenterJS)
+// brings the element into view as a user's scroll would (waiting for what
+// that scroll renders), and fails, saying why and what to do, when a click
+// there would reach another element. With watch, the element's window
+// watches where the presses that follow land, for landed.
+func (in Input) point(ctx context.Context, e *Element, watch bool) (x, y float64, err error) {
+	v, err := e.call(ctx, clickPointJS, cdp.CallArgument{Value: nil}, cdp.CallArgument{Value: watch})
 	if err != nil {
 		return 0, 0, err
 	}
-	var local *struct{ X, Y float64 }
-	if err := json.Unmarshal(v.Value, &local); err != nil || local == nil {
-		return 0, 0, fmt.Errorf("uid=%s is not visible (it has no size or is outside the page); take a new snapshot or scroll to it", e.UID)
+	var p clickPoint
+	if err := json.Unmarshal(v.Value, &p); err != nil {
+		return 0, 0, fmt.Errorf("uid=%s: where to click it: %w", e.UID, err)
 	}
-	hit, err := e.callString(ctx, hitTestJS, cdp.CallArgument{Value: local.X}, cdp.CallArgument{Value: local.Y})
-	if err != nil {
-		return 0, 0, err
+	if p.Fail != "" {
+		return 0, 0, unclickable(e.UID, p)
 	}
-	if hit != "" {
-		return 0, 0, fmt.Errorf("uid=%s is covered by %s, which would receive the click instead; close or remove it first", e.UID, hit)
+	if !p.CrossOrigin {
+		return p.X, p.Y, nil
 	}
-	// The element's frame may be offset inside the page: add the position
-	// of each frame's content box in its parent up to the page.
-	ox, oy, err := in.frameOffset(ctx, e)
-	return local.X + ox, local.Y + oy, err
+	return in.throughOwner(ctx, e.session, p.X, p.Y, e.UID)
+}
+
+// throughOwner turns x, y in the viewport of the cross-process frame of
+// session s into the page's viewport, through the <iframe> elements that
+// hold it, checking that nothing in a parent covers the point.
+func (in Input) throughOwner(ctx context.Context, s *cdp.Session, x, y float64, uid string) (float64, float64, error) {
+	for range 16 { // frames nest a few deep; a cycle must not spin
+		owner, err := in.frameOwner(ctx, s)
+		if err != nil {
+			return 0, 0, err
+		}
+		v, err := owner.call(ctx, clickPointJS, cdp.CallArgument{Value: map[string]float64{"x": x, "y": y}}, cdp.CallArgument{Value: false})
+		if err != nil {
+			return 0, 0, err
+		}
+		var p clickPoint
+		if err := json.Unmarshal(v.Value, &p); err != nil {
+			return 0, 0, fmt.Errorf("uid=%s: where its frame is: %w", uid, err)
+		}
+		if p.Fail != "" {
+			return 0, 0, unclickable(uid, p)
+		}
+		if !p.CrossOrigin {
+			return p.X, p.Y, nil
+		}
+		x, y, s = p.X, p.Y, owner.session
+	}
+	return 0, 0, fmt.Errorf("uid=%s is in frames nested too deep to click", uid)
+}
+
+// unclickable says why a click on uid cannot land on it, and what to do.
+func unclickable(uid string, p clickPoint) error {
+	switch p.Fail {
+	case "nosize":
+		return fmt.Errorf("uid=%s has no size on the page (it is empty, collapsed or not displayed), so there is nothing to click; if it sits in a closed menu or panel, open that first, or call its click() with evaluate_script", uid)
+	case "hidden":
+		return fmt.Errorf("uid=%s is hidden (visibility: hidden), so a click cannot reach it; do what shows it first (hover or open what holds it), then take a new snapshot", uid)
+	case "option":
+		return fmt.Errorf("uid=%s is an option of a drop-down list, which shows no box to click; use fill on the list with the option's label", uid)
+	case "outside":
+		return fmt.Errorf("uid=%s is outside the visible part of the page and scrolling does not bring it into view (it is clipped or placed off-screen); take a screenshot to see where it is", uid)
+	case "nopointer":
+		return fmt.Errorf("uid=%s does not take clicks (pointer-events: none): a click on it would reach %s instead; click that, or what the page offers in its place", uid, p.What)
+	case "around":
+		return fmt.Errorf("uid=%s is not drawn where it sits: a click there would reach %s, which holds it; take a new snapshot and try again once the page has rendered it", uid, p.What)
+	default:
+		return fmt.Errorf("uid=%s is covered by %s, which would receive the click instead; close or remove it first (or click it, if it is what you meant)", uid, p.What)
+	}
+}
+
+// landed checks, after a click, where the presses that point watched
+// went: when one reached another element (the page moved between
+// the check and the click), the page's listeners were kept from it, and
+// the error names that element. A click that took the element's document
+// away (a navigation) cannot be asked and counts as landed.
+func (in Input) landed(ctx context.Context, e *Element) error {
+	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, e.session, cdp.CallFunctionOnParams{
+		FunctionDeclaration: clickLandedJS, ObjectID: e.objectID, ReturnByValue: true,
+	})
+	if err != nil || res.ExceptionDetails != nil {
+		return nil
+	}
+	var other string
+	_ = json.Unmarshal(res.Result.Value, &other)
+	if other == "" {
+		return nil
+	}
+	return fmt.Errorf("uid=%s: the click landed on %s instead (the page moved while it was clicked), so it was held back from the page; take a new snapshot and try again", e.UID, other)
 }
 
 // frameOffset sums the offsets of the frames between e's document and the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,18 +47,47 @@ func (in Input) ClickAt(ctx context.Context, x, y float64, double bool) error {
 	return nil
 }
 
-// Click clicks the centre of the element's visible box.
+// Target describes the element a click at x, y of the page's viewport
+// would reach, and fails when the point is outside the viewport, where a
+// click reaches nothing.
+func (in Input) Target(ctx context.Context, x, y float64) (string, error) {
+	v, err := in.page.Evaluate(ctx, fmt.Sprintf("(%s)(%s, %s)", pointTargetJS, strconv.FormatFloat(x, 'g', -1, 64), strconv.FormatFloat(y, 'g', -1, 64)))
+	if err != nil {
+		return "", err
+	}
+	var t struct {
+		What          string
+		Width, Height float64
+	}
+	if err := json.Unmarshal(v.Value, &t); err != nil {
+		return "", fmt.Errorf("what is at (%g, %g): %w", x, y, err)
+	}
+	if t.What == "" {
+		return "", fmt.Errorf("(%g, %g) is outside the page's viewport (%g×%g CSS pixels), where a click reaches nothing; give coordinates inside it, as seen on a screenshot of the viewport", x, y, t.Width, t.Height)
+	}
+	return t.What, nil
+}
+
+// Click clicks the element where a click reaches it (the centre of its
+// visible box unless something covers that), and fails when the click
+// landed on another element after all.
 func (in Input) Click(ctx context.Context, e *Element, double bool) error {
-	x, y, err := in.point(ctx, e)
+	x, y, err := in.point(ctx, e, true)
 	if err != nil {
 		return err
 	}
-	return in.ClickAt(ctx, x, y, double)
+	if err := in.ClickAt(ctx, x, y, double); err != nil {
+		return err // the watch ends by itself
+	}
+	if in.page.Dialog() != nil {
+		return nil // the page is blocked until the dialog is answered; so is the watch
+	}
+	return in.landed(ctx, e)
 }
 
 // Hover moves the mouse over the element.
 func (in Input) Hover(ctx context.Context, e *Element) error {
-	x, y, err := in.point(ctx, e)
+	x, y, err := in.point(ctx, e, false)
 	if err != nil {
 		return err
 	}
@@ -73,14 +103,14 @@ func (in Input) Drag(ctx context.Context, from, to *Element) error {
 	}
 	// Bring the source into view, then the target; measure the source
 	// again in case showing the target moved it.
-	if _, _, err := in.point(ctx, from); err != nil {
+	if _, _, err := in.point(ctx, from, false); err != nil {
 		return err
 	}
-	tx, ty, err := in.point(ctx, to)
+	tx, ty, err := in.point(ctx, to, false)
 	if err != nil {
 		return err
 	}
-	fx, fy, err := in.point(ctx, from)
+	fx, fy, err := in.point(ctx, from, false)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,10 @@ var (
 	ancestorsJS string // describes an element and its ancestors in the flat tree
 	//go:embed js/audit-facts.js
 	auditFactsJS string // reads document facts, image sizes, paste blocking and layout shifts
+	//go:embed js/click-landed.js
+	clickLandedJS string // tells where a watched click landed
+	//go:embed js/click-point.js
+	clickPointJS string // brings an element into view and finds a point that reaches it
 	//go:embed js/element-of-node.js
 	elementOfNodeJS string // returns the element that holds a node
 	//go:embed js/element-rect.js
@@ -34,8 +38,6 @@ var (
 	frameOffsetsJS string // sums the content origins of the frames up to the top
 	//go:embed js/frame-window.js
 	frameWindowJS string // returns the window of a node's document
-	//go:embed js/hit-test.js
-	hitTestJS string // tells what a click at an element's centre would reach
 	//go:embed js/is-checked.js
 	isCheckedJS string // reports whether a checkbox is checked
 	//go:embed js/page-box.js
@@ -48,6 +50,8 @@ var (
 	pagewalkRefJS string // returns a node's pagewalk.js reference
 	//go:embed js/pagewalk-scripted.js
 	pagewalkScriptedJS string // reports whether pagewalk.js read the document
+	//go:embed js/point-target.js
+	pointTargetJS string // describes the element at a point of the viewport
 	//go:embed js/quiet-dom.js
 	quietDOMJS string // waits until the DOM has no mutations for a while
 	//go:embed js/select-contents.js
@@ -58,8 +62,6 @@ var (
 	serializeJS string // turns a value into JSON text plus the DOM nodes it holds
 	//go:embed js/set-value.js
 	setValueJS string // sets the value of an input that is not typed into
-	//go:embed js/visible-center.js
-	visibleCenterJS string // scrolls an element into view and returns its visible centre
 	//go:embed js/wait-for-text.js
 	waitForTextJS string // waits for one of some texts to show
 	//go:embed js/wait-settled.js

@@ -6,7 +6,7 @@ async function() {
   // has scrolled away). When that moved it, it waits for the frame to be
   // drawn (at most 100 ms, for a tab in the background): the browser sends
   // clicks into a cross-process iframe by where it was last drawn.
-  // frame-offset.js and frame-offsets.js share it: keep them in step.
+  // frame-offset.js, frame-offsets.js and click-point.js share it: keep them in step.
   async function scrollFrame(fe) {
     const before = fe.getBoundingClientRect();
     fe.scrollIntoView({block: 'nearest', inline: 'nearest', behavior: 'instant'});
