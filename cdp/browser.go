@@ -5,7 +5,18 @@ package cdp
 var (
 	BrowserGetVersion = Query[BrowserVersion]{"Browser.getVersion"}
 	BrowserClose      = Action{"Browser.close"}
+
+	BrowserSetDownloadBehavior = Command[SetDownloadBehaviorParams, Empty]{"Browser.setDownloadBehavior"}
 )
+
+// SetDownloadBehaviorParams are Browser.setDownloadBehavior's: deny, allow
+// (into DownloadPath) or default, for one browser context or, without
+// BrowserContextID, the default one.
+type SetDownloadBehaviorParams struct {
+	Behavior         string `json:"behavior"`
+	BrowserContextID string `json:"browserContextId,omitempty"`
+	DownloadPath     string `json:"downloadPath,omitempty"`
+}
 
 // BrowserVersion is the reply to Browser.getVersion.
 type BrowserVersion struct {

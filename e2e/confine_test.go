@@ -102,3 +102,16 @@ func TestOverwrittenFilesAreUserOnly(t *testing.T) {
 		t.Fatalf("overwritten snapshot: %v %v, want mode 0600", fi, err)
 	}
 }
+
+// TestFileURLsStayInsideRoots opens file: URLs with roots declared: inside
+// them they load, elsewhere (other spellings included) they are refused.
+func TestFileURLsStayInsideRoots(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "page.html"), []byte("<title>Inside</title>"), 0o600)
+	s := startServerWith(t, rootsClient(root), headless...)
+	mustContain(t, s.ok("new_page", map[string]any{"url": "file://" + root + "/page.html"}), "Inside")
+	for _, u := range []string{"file:///etc/passwd", "file:///root/", "view-source:file:///etc/passwd", "FILE://localhost/etc/passwd", "file://" + root + "/%2e%2e/"} {
+		mustContain(t, s.fails("new_page", map[string]any{"url": u}), "outside")
+		mustContain(t, s.fails("navigate_page", map[string]any{"url": u}), "outside")
+	}
+}

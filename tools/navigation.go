@@ -213,7 +213,7 @@ type newPageArgs struct {
 // newPage runs new_page.
 func newPage(ctx context.Context, c *Call, args *newPageArgs) error {
 	// Refused before a tab is opened for it.
-	if err := c.Server.opts.navigationPolicy().Check(args.URL); err != nil {
+	if err := c.checkNavigation(ctx, args.URL); err != nil {
 		return err
 	}
 	c.Resp.IncludePages()
@@ -257,7 +257,7 @@ func navigatePage(ctx context.Context, c *Call, args *navigatePageArgs) error {
 		return errors.New("navigate_page type=url needs a url")
 	}
 	if nav.URL != "" {
-		if err := c.Server.opts.navigationPolicy().Check(nav.URL); err != nil {
+		if err := c.checkNavigation(ctx, nav.URL); err != nil {
 			return err
 		}
 	}

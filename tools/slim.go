@@ -36,7 +36,7 @@ type slimNavigateArgs struct {
 
 // slimNavigate runs navigate.
 func slimNavigate(ctx context.Context, c *Call, args *slimNavigateArgs) error {
-	if err := c.Server.opts.navigationPolicy().Check(args.URL); err != nil {
+	if err := c.checkNavigation(ctx, args.URL); err != nil {
 		return err
 	}
 	nav := browser.Navigation{URL: args.URL}

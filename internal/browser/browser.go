@@ -180,6 +180,12 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		m.log.InfoContext(ctx, "launched Chrome", "pid", proc.cmd.Process.Pid)
 	}
 	b.learnVersion(ctx)
+	if b.proc != nil || b.wd != nil {
+		if err := b.denyDownloads(ctx, ""); err != nil {
+			b.shutdown(ctx)
+			return nil, err
+		}
+	}
 	b.targets = b.conn.SubscribeFunc("", b.onEvent, targetEvents...)
 	if b.filter = newURLFilter(m.opts.BlockedURLPatterns, m.opts.AllowedURLPatterns); b.filter != nil {
 		if err := b.filter.install(ctx, b); err != nil {

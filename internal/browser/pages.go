@@ -27,6 +27,9 @@ func (b *Browser) contextID(ctx context.Context, name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("create isolated context %q: %w", name, err)
 	}
+	if err := b.denyDownloads(ctx, res.BrowserContextID); err != nil {
+		return "", fmt.Errorf("create isolated context %q: %w", name, err)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if id, ok := b.contexts[name]; ok { // another call created it meanwhile

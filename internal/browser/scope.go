@@ -123,6 +123,10 @@ func (b *Browser) newView(ctx context.Context, ids *atomic.Int64) (*Browser, err
 		return nil, fmt.Errorf("create this client's browser context: %w", err)
 	}
 	v.ownContext = bc.BrowserContextID
+	if err := v.denyDownloads(ctx, bc.BrowserContextID); err != nil {
+		v.closeView(ctx)
+		return nil, err
+	}
 	v.targets = v.conn.SubscribeFunc(v.root, v.onEvent, targetEvents...)
 	if err := cdp.TargetSetDiscoverTargets.Do(ctx, v.rootSession(), cdp.SetDiscoverTargetsParams{Discover: true}); err != nil {
 		v.closeView(ctx)

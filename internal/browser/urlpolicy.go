@@ -3,6 +3,8 @@ package browser
 import (
 	"errors"
 	"fmt"
+	"net/url"
+	pathpkg "path"
 	"strings"
 )
 
@@ -67,6 +69,37 @@ func (pol NavigationPolicy) Check(rawURL string) error {
 		rest = normalizeURL(inner)
 	}
 	return refusef("Navigating to %q is not allowed: it nests too many view-source:, blob: or filesystem: prefixes.", rawURL)
+}
+
+// FilePath returns the local path a file: URL opens, looking inside
+// view-source:, blob: and filesystem: as Check does, with the dot segments
+// resolved as Chrome's URL parser resolves them (%2e%2e included). ok is
+// false for URLs of other schemes; a file: URL naming another host is
+// returned with its host as "//host/path" (a network share).
+func FilePath(rawURL string) (path string, ok bool) {
+	rest := normalizeURL(rawURL)
+	for range 8 {
+		scheme, inner, found := splitScheme(rest)
+		if !found {
+			return "", false
+		}
+		if scheme == "file" {
+			u, err := url.Parse("file:" + inner)
+			if err != nil {
+				return "/", true // unparsable: the root, which no confinement contains
+			}
+			p := pathpkg.Clean("/" + u.Path)
+			if h := u.Hostname(); h != "" && !strings.EqualFold(h, "localhost") {
+				return "//" + h + p, true
+			}
+			return p, true
+		}
+		if !wrapperSchemes[scheme] {
+			return "", false
+		}
+		rest = normalizeURL(inner)
+	}
+	return "/", true
 }
 
 // RunsScript reports whether navigating to rawURL runs it as a script in

@@ -20,7 +20,8 @@ var ErrClosed = errors.New("cdptest: transport closed")
 // when the recording has none left that match: switching a domain's events
 // on or off and other set-up whose only effect the recording already shows.
 // Browser.getVersion is tolerated too: an empty answer is a browser of
-// unknown version, which only turns off version warnings.
+// unknown version, which only turns off version warnings; and
+// Browser.setDownloadBehavior, whose effect no recorded page shows.
 // A client that enables a domain once more, or in another order, after a
 // refactor still replays; any other unrecorded command fails the test.
 func tolerated(method string) bool {
@@ -29,7 +30,7 @@ func tolerated(method string) bool {
 		cdp.DOMEnable.Method, cdp.DOMDisable.Method, cdp.LogEnable.Method, cdp.NetworkEnable.Method,
 		cdp.PageEnable.Method, cdp.RuntimeEnable.Method, cdp.HeapProfilerEnable.Method,
 		cdp.PageSetLifecycleEventsEnabled.Method, cdp.RuntimeRunIfWaitingForDebugger.Method, cdp.TargetSetAutoAttach.Method,
-		cdp.BrowserGetVersion.Method:
+		cdp.BrowserGetVersion.Method, cdp.BrowserSetDownloadBehavior.Method:
 		return true
 	}
 	return false
