@@ -174,6 +174,8 @@ const discoverInstructions = "Drives a Chrome browser through the DevTools proto
 func mcpOptions(cfg *Config, a *app) []jsonrpc.Option {
 	return []jsonrpc.Option{
 		jsonrpc.WithDiscoverInstructions(discoverInstructions),
+		// A 2026-07-28 client's probe is where a 2025 one would initialize.
+		jsonrpc.WithDiscoverHandler(func(context.Context) { a.warmBrowser(cfg) }),
 		jsonrpc.WithNotificationHandler("notifications/initialized", func(ctx context.Context, _ json.RawMessage) {
 			clientInitialized(ctx, cfg, a.log)
 			a.warmBrowser(cfg)

@@ -51,6 +51,11 @@ func FuzzServeLine(f *testing.F) {
 		strings.Repeat(`[`, 5000),
 		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
 		"\xff\xfe{}",
+		// MCP 2026-07-28, stateless.
+		`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","inputResponses":{"k":{"action":"accept"}},"requestState":"AAAA","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/logLevel":"debug"}}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":11,"method":"tasks/get","params":{"taskId":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"1900-01-01","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}`,
 	} {
 		f.Add([]byte(seed))
 	}

@@ -114,6 +114,8 @@ func FuzzHTTPPost(f *testing.F) {
 		``,
 		`null`,
 		`{"jsonrpc":"2.0","id":{},"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"d","method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{"notifications":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 	} {
 		f.Add([]byte(seed))
 	}

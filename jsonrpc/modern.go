@@ -185,6 +185,9 @@ func (c *conn) dispatchModern(ctx context.Context, msg *incoming, meta *requestM
 	case "server/discover":
 		result = c.discover()
 		fields = cacheFields()
+		if fn := c.s.onDiscover; fn != nil {
+			go fn(ctx)
+		}
 	case "tools/list":
 		result, rerr = c.listTools(msg.params)
 		fields = cacheFields()

@@ -296,3 +296,12 @@ func TestSubscriptionsListen(t *testing.T) {
 		t.Fatalf("after shutdown: %v", rest)
 	}
 }
+
+func TestDiscoverHandlerRuns(t *testing.T) {
+	ran := make(chan *Session, 1)
+	c := startServer(t, echoHandler(), WithDiscoverHandler(func(ctx context.Context) { ran <- SessionFrom(ctx) }))
+	c.call(1, "server/discover", modernParams(nil, nil)).result(t, nil)
+	if ss := recv(t, ran, "the discover handler"); ss == nil || ss.ProtocolVersion() != "2026-07-28" {
+		t.Fatalf("discover handler ran with session %v", ss)
+	}
+}

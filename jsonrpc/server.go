@@ -36,6 +36,14 @@ func WithDiscoverInstructions(instructions string) Option {
 	return func(s *Server) { s.discoverInstructions = instructions }
 }
 
+// WithDiscoverHandler runs fn after each server/discover, on its own
+// goroutine, with the request's context (it ends with the request's
+// connection): a 2026-07-28 client sends no notifications/initialized, and
+// its probe is the moment to prepare for the calls that follow.
+func WithDiscoverHandler(fn func(ctx context.Context)) Option {
+	return func(s *Server) { s.onDiscover = fn }
+}
+
 // WithMaxLineSize sets the largest message, in bytes, that Serve accepts.
 // A longer line is discarded and answered with a parse error. Values of
 // zero or less mean DefaultMaxLineSize.
@@ -79,6 +87,7 @@ type Server struct {
 	onNotify             map[string]NotificationHandler
 	secret               []byte // keys the requestState of multi round-trip requests
 	tasks                *taskStore
+	onDiscover           func(context.Context)
 	ctx                  context.Context // the lifetime of tasks; never cancelled
 }
 
