@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
@@ -99,14 +100,54 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 		writePageTools(ctx, &b, c)
 	}
 	res := &jsonrpc.CallToolResult{IsError: r.err != nil}
-	if text := strings.TrimRight(b.String(), "\n"); text != "" || len(r.images) == 0 {
+	text, saved := capAnswer(strings.TrimRight(b.String(), "\n"))
+	if text != "" || len(r.images) == 0 {
 		res.Content = append(res.Content, jsonrpc.TextContent(text))
 	}
 	res.Content = append(res.Content, r.images...)
 	if c.Server != nil && c.Server.opts.StructuredContent {
-		res.StructuredContent = r.structuredContent(c)
+		sc := r.structuredContent(c)
+		for _, k := range []string{"message", "errorMessage"} {
+			if m, ok := sc[k].(string); ok && len(m) > maxAnswer {
+				sc[k] = cutAnswer(m, len(m), saved)
+			}
+		}
+		res.StructuredContent = sc
 	}
 	return res
+}
+
+// maxAnswer is the most bytes of text an answer carries, well above a
+// snapshot's default cap (defaultSnapshotChars): a script's result, a
+// request body or a console message can be any size, and an answer of
+// hundreds of megabytes swamps the client and the server's memory.
+const maxAnswer = 200_000
+
+// capAnswer cuts text longer than maxAnswer, saving the whole of it to a
+// file of the user's in the temp directory (as screenshots too big to send
+// are) and saying so where the cut is; saved is that file's path, or the
+// reason it could not be saved.
+func capAnswer(text string) (_ string, saved string) {
+	if len(text) <= maxAnswer {
+		return text, ""
+	}
+	path, err := writeTemp("devtools-mcp-answer-*.txt", []byte(text))
+	if err != nil {
+		saved = "nowhere (" + err.Error() + ")"
+	} else {
+		saved = path
+	}
+	return cutAnswer(text, len(text), saved), saved
+}
+
+// cutAnswer keeps the first maxAnswer bytes of text (whole characters)
+// and a marker telling the full size and where the whole answer is.
+func cutAnswer(text string, size int, saved string) string {
+	cut := maxAnswer
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s\n[… answer cut at %d of %d bytes; the whole answer was saved to %s]", text[:cut], cut, size, saved)
 }
 
 // writeSnapshot takes a snapshot of page and writes it inline, or saves it
