@@ -186,6 +186,17 @@ function (threshold) {
     parent[5].push(emit(p[which], 'StaticText', s, [])[0]);
   };
 
+  // skipped tells whether el's content is not rendered by
+  // content-visibility (hidden, or auto and off-screen): Chromium leaves
+  // it out of its tree until it is scrolled near the viewport.
+  const skipped = (el, st) => {
+    const cv = st.contentVisibility;
+    if (cv === 'hidden') return true;
+    if (cv !== 'auto') return false;
+    const c = el.firstElementChild;
+    return !!c && !c.checkVisibility({ contentVisibilityAuto: true });
+  };
+
   // Children in the flat tree: a shadow host shows its shadow root, a slot
   // its assigned nodes (or its own content when nothing is assigned).
   const kids = (n) => {
@@ -492,9 +503,11 @@ function (threshold) {
     if (role === '' || role === 'none') {
       const was = quiet;
       quiet ||= toggleLabel;
-      addPseudo(el, '::before', parent);
-      for (const c of kids(el)) walk(c, parent, st);
-      addPseudo(el, '::after', parent);
+      if (!skipped(el, st)) {
+        addPseudo(el, '::before', parent);
+        for (const c of kids(el)) walk(c, parent, st);
+        addPseudo(el, '::after', parent);
+      }
       quiet = was;
       return;
     }
@@ -647,6 +660,7 @@ function (threshold) {
       if (summary) walk(summary, ax, st);
       return;
     }
+    if (skipped(el, st)) return;
     addPseudo(el, '::before', ax);
     for (const c of kids(el)) walk(c, ax, st);
     addPseudo(el, '::after', ax);
