@@ -70,6 +70,27 @@ type EmulateNetworkConditionsParams struct {
 	UploadThroughput   float64 `json:"uploadThroughput"`
 }
 
+// NetworkConditions are the conditions of the requests one URL pattern (in
+// the URLPattern constructor's string syntax) matches.
+type NetworkConditions struct {
+	URLPattern         string  `json:"urlPattern"`
+	Offline            bool    `json:"offline,omitempty"`
+	Latency            float64 `json:"latency"`
+	DownloadThroughput float64 `json:"downloadThroughput"`
+	UploadThroughput   float64 `json:"uploadThroughput"`
+}
+
+// EmulateNetworkConditionsByRuleParams are the parameters of
+// Network.emulateNetworkConditionsByRule: the first matching entry wins.
+type EmulateNetworkConditionsByRuleParams struct {
+	MatchedNetworkConditions []NetworkConditions `json:"matchedNetworkConditions"`
+}
+
+// EmulateNetworkConditionsByRuleResult names the rules it set.
+type EmulateNetworkConditionsByRuleResult struct {
+	RuleIDs []string `json:"ruleIds"`
+}
+
 // SetExtraHTTPHeadersParams are the parameters of Network.setExtraHTTPHeaders;
 // an empty map removes the extra headers.
 type SetExtraHTTPHeadersParams struct {
@@ -130,7 +151,11 @@ var (
 	EmulationSetCPUThrottlingRate       = Command[SetCPUThrottlingRateParams, Empty]{"Emulation.setCPUThrottlingRate"}
 
 	NetworkEmulateNetworkConditions = Command[EmulateNetworkConditionsParams, Empty]{"Network.emulateNetworkConditions"}
-	NetworkSetExtraHTTPHeaders      = Command[SetExtraHTTPHeadersParams, Empty]{"Network.setExtraHTTPHeaders"}
+	// NetworkEmulateNetworkConditionsByRule applies conditions per URL
+	// pattern, WebSocket handshakes included (which Fetch interception
+	// does not see); it needs Network.enable on the session.
+	NetworkEmulateNetworkConditionsByRule = Command[EmulateNetworkConditionsByRuleParams, EmulateNetworkConditionsByRuleResult]{"Network.emulateNetworkConditionsByRule"}
+	NetworkSetExtraHTTPHeaders            = Command[SetExtraHTTPHeadersParams, Empty]{"Network.setExtraHTTPHeaders"}
 
 	BrowserSetPermission      = Command[SetPermissionParams, Empty]{"Browser.setPermission"}
 	BrowserGetWindowForTarget = Command[GetWindowForTargetParams, GetWindowForTargetResult]{"Browser.getWindowForTarget"}

@@ -34,6 +34,11 @@ type Options struct {
 	// BlockedURLPatterns and AllowedURLPatterns restrict what every page
 	// may load (--blockedUrlPattern, --allowedUrlPattern).
 	BlockedURLPatterns, AllowedURLPatterns []string
+	// AllowWebSockets turns off the refusal of every WebSocket under URL
+	// patterns (see socketguard.go). Only recorded tests set it: the
+	// guard attaches to targets in the background, in an order a replay
+	// cannot follow.
+	AllowWebSockets bool
 	// IncludeAllPages lists webviews and extension background pages as
 	// pages too (--experimentalIncludeAllPages).
 	IncludeAllPages bool
@@ -202,6 +207,12 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 	if err := b.targets.Sync(ctx); err != nil {
 		b.shutdown(ctx)
 		return nil, fmt.Errorf("track pages: %w", err)
+	}
+	if b.filter != nil && !m.opts.AllowWebSockets {
+		if err := b.filter.guardSockets(ctx, b); err != nil {
+			b.shutdown(ctx)
+			return nil, err
+		}
 	}
 	return b, nil
 }

@@ -18,7 +18,8 @@ import (
 type urlFilter struct {
 	blocked, allowed []urlPattern
 
-	sub *cdp.Subscription // the paused requests, once installed
+	sub     *cdp.Subscription // the paused requests, once installed
+	sockets *cdp.Subscription // the targets the socket guard attaches to
 
 	mu     sync.Mutex
 	denied map[string]string // recently refused URL -> why, for navigation errors
@@ -180,8 +181,13 @@ func (f *urlFilter) install(ctx context.Context, b *Browser) error {
 
 // stop ends the interception's subscription.
 func (f *urlFilter) stop() {
-	if f != nil && f.sub != nil {
-		f.sub.Close()
+	if f == nil {
+		return
+	}
+	for _, sub := range []*cdp.Subscription{f.sub, f.sockets} {
+		if sub != nil {
+			sub.Close()
+		}
 	}
 }
 

@@ -307,7 +307,7 @@ func frames() Scenario {
 
 // blocked loads a page whose requests a URL filter blocks.
 func blocked() Scenario {
-	return Scenario{Name: "blocked", Browser: browser.Options{BlockedURLPatterns: []string{"*/style.css", "*/api/*"}}, Steps: []Step{
+	return Scenario{Name: "blocked", Browser: browser.Options{BlockedURLPatterns: []string{"*/style.css", "*/api/*"}, AllowWebSockets: true}, Steps: []Step{
 		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/network.html"}`},
 		{Tool: "evaluate_script", Args: `{"function":"() => window.done.catch(e => 'refused: ' + e.message)"}`},
 		{Tool: "list_network_requests", Want: []string{"GET {{site}}/style.css [failed - inspector]", "POST {{site}}/api/login [failed - inspector]"}},
