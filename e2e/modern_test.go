@@ -295,16 +295,26 @@ func TestModernSensitivePageConfirmationIsMultiRoundTrip(t *testing.T) {
 	// Nothing reached the page while the question was open.
 	mustContain(t, title(), `RootWebArea "Bank"`)
 
-	retry := func(action string) rpcReply {
+	retry := func(action, state string) rpcReply {
 		params := toolCall(forms, "click", map[string]any{"uid": pay})
 		params["inputResponses"] = map[string]any{key: map[string]any{"action": action}}
-		params["requestState"] = ir.RequestState
+		params["requestState"] = state
 		return p.call("tools/call", params)
 	}
-	declined := retry("decline")
+	declined := retry("decline", ir.RequestState)
 	mustContain(t, string(declined.Result), `"isError":true`, "you declined")
 	mustContain(t, title(), `RootWebArea "Bank"`)
-	retry("accept").text(t)
+	// An answer counts once: the spent state gets the question again.
+	again := retry("accept", ir.RequestState)
+	var ir2 struct {
+		ResultType   string `json:"resultType"`
+		RequestState string `json:"requestState"`
+	}
+	if json.Unmarshal(again.Result, &ir2); ir2.ResultType != "input_required" {
+		t.Fatalf("a spent requestState counted: %s", again.Result)
+	}
+	mustContain(t, title(), `RootWebArea "Bank"`)
+	retry("accept", ir2.RequestState).text(t)
 	mustContain(t, title(), `RootWebArea "paid"`)
 
 	// A client that cannot show forms gets the specified error.

@@ -173,7 +173,7 @@ func (c *conn) dispatchModern(ctx context.Context, msg *incoming, meta *requestM
 	if rt, ok := ctx.Value(routeKey{}).(route); ok {
 		out = rt
 	}
-	mr := newRoundTrip(c.s.secret, msg.method, msg.params)
+	mr := newRoundTrip(c.s.secret, &c.s.usedStates, msg.method, msg.params)
 	ss := c.modernSession(meta, out, mr)
 	ctx = context.WithValue(ctx, sessionKey{}, ss)
 	var (

@@ -239,9 +239,22 @@ func TestElicitationAsMultiRoundTrip(t *testing.T) {
 	if text, r := toolText(t, retry(5, ir.RequestState, decline, args)); !r.IsError || !strings.Contains(text, "declined") {
 		t.Fatalf("declined retry = %s", text)
 	}
-	// Accepted: it runs once.
-	if text, r := toolText(t, retry(6, ir.RequestState, accept, args)); r.IsError || text != "paid" || acted.Load() != 1 {
+	// That answer is spent: the same state is asked again, with a new one.
+	again := retry(50, ir.RequestState, accept, args)
+	var ir2 struct {
+		ResultType   string `json:"resultType"`
+		RequestState string `json:"requestState"`
+	}
+	again.result(t, &ir2)
+	if ir2.ResultType != "input_required" || ir2.RequestState == "" || ir2.RequestState == ir.RequestState || acted.Load() != 0 {
+		t.Fatalf("a spent requestState counted: %s", again.raw)
+	}
+	// Accepted: it runs once, and a replay of the same retry does not run it again.
+	if text, r := toolText(t, retry(6, ir2.RequestState, accept, args)); r.IsError || text != "paid" || acted.Load() != 1 {
 		t.Fatalf("accepted retry = %s (acted %d)", text, acted.Load())
+	}
+	if m := retry(60, ir2.RequestState, accept, args); !strings.Contains(string(m.Result), `"input_required"`) || acted.Load() != 1 {
+		t.Fatalf("replayed retry = %s (acted %d)", m.raw, acted.Load())
 	}
 	// A client that cannot show forms gets the specified error.
 	m = c.call(7, "tools/call", modernParams(nil, map[string]any{"name": "pay", "arguments": args}))
@@ -253,10 +266,10 @@ func TestElicitationAsMultiRoundTrip(t *testing.T) {
 
 func TestRequestStateExpires(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
-	rt := newRoundTrip([]byte("k"), "tools/call", json.RawMessage(`{"name":"pay"}`))
+	rt := newRoundTrip([]byte("k"), new(usedStates), "tools/call", json.RawMessage(`{"name":"pay"}`))
 	rt.now = func() time.Time { return now }
 	state := rt.state()
-	later := newRoundTrip([]byte("k"), "tools/call", json.RawMessage(`{"name":"pay","_meta":{},"inputResponses":{"a":{}},"requestState":"`+state+`"}`))
+	later := newRoundTrip([]byte("k"), new(usedStates), "tools/call", json.RawMessage(`{"name":"pay","_meta":{},"inputResponses":{"a":{}},"requestState":"`+state+`"}`))
 	later.now = func() time.Time { return now.Add(stateLifetime + time.Second) }
 	if err := later.parse(json.RawMessage(`{"name":"pay","inputResponses":{"a":{"action":"accept"}},"requestState":"` + state + `"}`)); err != nil || later.answers != nil {
 		t.Fatalf("expired state: err %v, answers %v", err, later.answers)
@@ -265,7 +278,7 @@ func TestRequestStateExpires(t *testing.T) {
 	if err := later.parse(json.RawMessage(`{"name":"pay","inputResponses":{"a":{"action":"accept"}},"requestState":"` + state + `"}`)); err != nil || later.answers == nil {
 		t.Fatalf("fresh state: err %v, answers %v", err, later.answers)
 	}
-	other := newRoundTrip([]byte("other key"), "tools/call", json.RawMessage(`{"name":"pay"}`))
+	other := newRoundTrip([]byte("other key"), new(usedStates), "tools/call", json.RawMessage(`{"name":"pay"}`))
 	if err := other.parse(json.RawMessage(`{"name":"pay","requestState":"` + state + `"}`)); err == nil {
 		t.Fatal("a state from another server process verified")
 	}

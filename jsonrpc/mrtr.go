@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
@@ -26,27 +27,60 @@ import (
 // only this process knows, of the request it was issued for (method, tool
 // name and canonical arguments) and an expiry, so an answer cannot be
 // forged without being asked, replayed on another call, or used after
-// stateLifetime. inputResponses without a verified requestState are
-// ignored and the questions asked again.
+// stateLifetime; and an answer counts once (usedStates). inputResponses
+// without a verified, unused requestState are ignored and the questions
+// asked again.
 
 // stateLifetime is how long the user has to answer.
 const stateLifetime = 10 * time.Minute
+
+// usedStates remembers the requestStates whose answers were used, until
+// they expire: the user allowed one call, so a retry presented twice (a
+// replay, or a client retrying a call that went through) is asked again
+// rather than acting twice on the same answer. One per Server, for all
+// its connections.
+type usedStates struct {
+	mu   sync.Mutex
+	used map[string]time.Time // requestState -> its expiry
+}
+
+// consume marks state as used and reports whether it was not already.
+func (u *usedStates) consume(state string, expiry, now time.Time) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.used == nil {
+		u.used = make(map[string]time.Time)
+	}
+	for s, exp := range u.used {
+		if now.After(exp) {
+			delete(u.used, s)
+		}
+	}
+	if _, seen := u.used[state]; seen {
+		return false
+	}
+	u.used[state] = expiry
+	return true
+}
 
 // roundTrip is the multi round-trip state of one 2026-07-28 request: the
 // answers its retry carries and the questions asked while it ran.
 type roundTrip struct {
 	secret []byte
+	used   *usedStates
 	digest [sha256.Size]byte // of the request minus _meta, inputResponses and requestState
 	now    func() time.Time
 
-	answers map[string]json.RawMessage // verified inputResponses; nil without a valid requestState
+	answers  map[string]json.RawMessage // verified inputResponses; nil without a valid requestState
+	answered string                     // the verified requestState they came with
+	expiry   time.Time                  // its expiry
 
 	mu    sync.Mutex
 	asked map[string]any // inputRequests of this attempt, by key
 }
 
-func newRoundTrip(secret []byte, method string, params json.RawMessage) *roundTrip {
-	return &roundTrip{secret: secret, digest: requestDigest(method, params), now: time.Now}
+func newRoundTrip(secret []byte, used *usedStates, method string, params json.RawMessage) *roundTrip {
+	return &roundTrip{secret: secret, used: used, digest: requestDigest(method, params), now: time.Now}
 }
 
 // requestDigest hashes what identifies a request across its retries: the
@@ -101,35 +135,41 @@ func (rt *roundTrip) parse(params json.RawMessage) *Error {
 		return errorf(CodeInvalidParams, "invalid params for tools/call: \"requestState\" does not belong to this request; send it back unchanged, with the same tool name and arguments, or retry without it")
 	}
 	if rt.now().Before(expiry) {
-		rt.answers = answers
+		rt.answers, rt.answered, rt.expiry = answers, state, expiry
 	}
 	return nil
 }
 
 // state returns a requestState for this request, valid for stateLifetime.
+// A requestState is its expiry (8 bytes, Unix seconds), a random nonce
+// (so that each question asked gets a state of its own, spent on its own)
+// and the HMAC of both with the request's digest.
+const stateHead = 8 + 16
+
 func (rt *roundTrip) state() string {
-	var exp [8]byte
-	binary.BigEndian.PutUint64(exp[:], uint64(rt.now().Add(stateLifetime).Unix()))
-	return base64.RawURLEncoding.EncodeToString(append(exp[:], rt.mac(exp[:])...))
+	head := make([]byte, stateHead, stateHead+sha256.Size)
+	binary.BigEndian.PutUint64(head, uint64(rt.now().Add(stateLifetime).Unix()))
+	_, _ = rand.Read(head[8:]) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(append(head, rt.mac(head)...))
 }
 
 // verify checks a requestState and returns its expiry.
 func (rt *roundTrip) verify(state string) (time.Time, bool) {
 	b, err := base64.RawURLEncoding.DecodeString(state)
-	if err != nil || len(b) != 8+sha256.Size {
+	if err != nil || len(b) != stateHead+sha256.Size {
 		return time.Time{}, false
 	}
-	if !hmac.Equal(b[8:], rt.mac(b[:8])) {
+	if !hmac.Equal(b[stateHead:], rt.mac(b[:stateHead])) {
 		return time.Time{}, false
 	}
 	return time.Unix(int64(binary.BigEndian.Uint64(b[:8])), 0), true
 }
 
-func (rt *roundTrip) mac(expiry []byte) []byte {
+func (rt *roundTrip) mac(head []byte) []byte {
 	m := hmac.New(sha256.New, rt.secret)
 	m.Write([]byte("mcp-request-state\x00"))
 	m.Write(rt.digest[:])
-	m.Write(expiry)
+	m.Write(head)
 	return m.Sum(nil)
 }
 
@@ -155,7 +195,7 @@ func (rt *roundTrip) elicit(ss *Session, message string, requestedSchema any) (*
 	key := "elicitation-" + hex.EncodeToString(sum[:8])
 	if raw, ok := rt.answers[key]; ok {
 		var res ElicitResult
-		if err := json.Unmarshal(raw, &res); err == nil && res.Action != "" {
+		if err := json.Unmarshal(raw, &res); err == nil && res.Action != "" && rt.used.consume(rt.answered, rt.expiry, rt.now()) {
 			return &res, nil
 		}
 	}

@@ -87,6 +87,7 @@ type Server struct {
 	onNotify             map[string]NotificationHandler
 	secret               []byte // keys the requestState of multi round-trip requests
 	tasks                *taskStore
+	usedStates           usedStates // requestStates whose answer was used
 	onDiscover           func(context.Context)
 	ctx                  context.Context // the lifetime of tasks; never cancelled
 }
