@@ -232,13 +232,25 @@ func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool
 // accessibleName is name as an agent reads it, the same whatever the
 // Chromium version: Chromium up to about 150 keeps the whitespace around a
 // label's text (textbox "Username ", checkbox " Remember me"), later ones
-// trim it. Text nodes and line breaks keep theirs: it is the text they
-// stand for.
+// trim it. Other names (text, line breaks, links, headings) keep theirs, as
+// every version reports them.
 func accessibleName(role, name string) string {
-	if role == "StaticText" || role == "InlineTextBox" || role == "LineBreak" || name == "" {
+	if name == "" || !labelled(role) {
 		return name
 	}
 	return strings.Trim(name, htmlSpace)
+}
+
+// labelled tells whether a role's name may come from a <label>, the names
+// older Chromium versions pad. Others keep the spaces their content gives
+// them, in every version (link " Index ", as the reference prints it).
+func labelled(role string) bool {
+	switch role {
+	case "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "slider", "spinbutton", "switch",
+		"ColorWell", "Date", "DateTime", "InputTime", "meter", "progressbar", "button":
+		return true
+	}
+	return false
 }
 
 // htmlSpace is the ASCII whitespace HTML collapses and trims in names; a

@@ -652,7 +652,7 @@ func TestVersionNeutralNames(t *testing.T) {
 		return cdp.AXProperty{Name: name, Value: cdp.AXValue{Value: json.RawMessage(raw)}}
 	}
 	f := &Frame{Scope: "s", Nodes: []cdp.AXNode{
-		{NodeID: "1", Role: axv(`"RootWebArea"`), Name: axv(`"P"`), ChildIDs: []string{"2", "3", "4", "5", "6", "7"}, BackendDOMNodeID: 1},
+		{NodeID: "1", Role: axv(`"RootWebArea"`), Name: axv(`"P"`), ChildIDs: []string{"2", "3", "4", "5", "6", "7", "8"}, BackendDOMNodeID: 1},
 		{NodeID: "2", Role: axv(`"textbox"`), Name: axv(`"Username "`), BackendDOMNodeID: 2},
 		{NodeID: "3", Role: axv(`"checkbox"`), Name: axv(`" Remember\tme\n"`), BackendDOMNodeID: 3},
 		{NodeID: "4", Role: axv(`"StaticText"`), Name: axv(`"Read the "`), BackendDOMNodeID: 4},
@@ -660,6 +660,7 @@ func TestVersionNeutralNames(t *testing.T) {
 		{NodeID: "6", Role: axv(`"slider"`), Name: axv(`"Vol "`), BackendDOMNodeID: 6, Value: &cdp.AXValue{Value: json.RawMessage("0.5")},
 			Properties: []cdp.AXProperty{prop("valuemin", "0"), prop("valuemax", "1"), prop("valuetext", `""`)}},
 		{NodeID: "7", Role: axv(`"LineBreak"`), Name: axv(`"\n"`), BackendDOMNodeID: 7},
+		{NodeID: "8", Role: axv(`"link"`), Name: axv(`" Index "`), BackendDOMNodeID: 8},
 	}}
 	out := format(t, NewTracker().Take(f, false), Options{})
 	want := "uid=1_0 RootWebArea \"P\"\n" +
@@ -668,7 +669,8 @@ func TestVersionNeutralNames(t *testing.T) {
 		"  uid=1_3 \"Read the \"\n" +
 		"  uid=1_4 button \"\u00a0Keep\u00a0\"\n" +
 		"  uid=1_5 slider \"Vol\" value=\"0.5\" valuemax=\"1\" valuemin=\"0\" valuetext=\"0.5\"\n" +
-		"  uid=1_6 LineBreak \"\n\"\n"
+		"  uid=1_6 LineBreak \"\n\"\n" +
+		"  uid=1_7 link \" Index \"\n"
 	if out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)
 	}
