@@ -2,11 +2,14 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -51,13 +54,22 @@ func TestSensitivePageGuardCoversEveryWayIn(t *testing.T) {
 }
 
 // TestUserTabsCannotBeLedAway checks that a tab of the user's stays where
-// it is: navigate_page and navigate refuse it, as close_page does.
+// it is: navigate_page and navigate refuse it, as close_page does. A blank
+// tab is the exception: it loses the user nothing, and clients written for
+// the reference navigate the one a fresh --remote-debugging-port Chrome
+// shows; it becomes the agent's.
 func TestUserTabsCannotBeLedAway(t *testing.T) {
-	site := pages(t, map[string]string{"/": `<title>Agent page</title>`})
+	site := pages(t, map[string]string{"/": `<title>Agent page</title>`, "/mine": `<title>My mail</title>`})
 	ws, _, _ := chromium(t)
-	openTabs(t, ws, 1)
+	conn := openTabs(t, ws, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := cdp.TargetCreateTarget.Do(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + "/mine"}); err != nil {
+		t.Fatal(err)
+	}
 	s := startServer(t, "--browserUrl", browserURL(ws))
-	user := pageID(t, s.ok("list_pages", nil), "1:")
+	list := s.ok("list_pages", nil)
+	user, blank := pageID(t, list, "/mine"), pageID(t, list, "about:blank")
 	s.ok("select_page", map[string]any{"pageId": user})
 	for _, args := range []map[string]any{{"url": site.URL}, {"type": "back"}, {"url": "javascript:location='" + site.URL + "'"}} {
 		mustContain(t, s.fails("navigate_page", args), "one of your own tabs", "new_page", "--allowCloseUserTabs")
@@ -68,4 +80,12 @@ func TestUserTabsCannotBeLedAway(t *testing.T) {
 	}
 	out := s.ok("new_page", map[string]any{"url": site.URL})
 	s.ok("navigate_page", map[string]any{"pageId": pageID(t, out, "Agent page"), "url": site.URL + "/?again"})
+	// The blank tab: navigated, then the agent's, so it goes on.
+	s.ok("select_page", map[string]any{"pageId": blank})
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/?blank"})
+	out = s.ok("navigate_page", map[string]any{"url": site.URL + "/?blank-again"})
+	mustContain(t, pageLine(out, fmt.Sprintf("%d: ", blank)), "?blank-again", "[opened by agent]")
+	if strings.Contains(pageLine(out, fmt.Sprintf("%d: ", user)), "opened by agent") {
+		t.Fatalf("the user's page became the agent's:\n%s", out)
+	}
 }

@@ -194,9 +194,12 @@ func userTab(c *Call, p *browser.Page) bool {
 }
 
 // leavesUserTab refuses a navigation that takes one of the user's tabs away
-// from what it shows; a reload stays.
+// from what it shows; a reload stays, and a blank tab becomes the agent's.
 func leavesUserTab(c *Call, nav browser.Navigation) error {
 	if nav.Type == "reload" || !userTab(c, c.Page) {
+		return nil
+	}
+	if (nav.Type == "" || nav.Type == "url") && c.Page.AdoptBlank() {
 		return nil
 	}
 	return fmt.Errorf("page %d is one of your own tabs, not opened by the agent; navigate it yourself, open a page of the agent's with new_page, or start the server with --allowCloseUserTabs", c.Page.ID)

@@ -69,6 +69,22 @@ func (p *Page) Owned() bool {
 	return p.isOwned()
 }
 
+// AdoptBlank makes a tab of the user's that shows nothing (about:blank or
+// a new-tab page) the agent's, as if new_page had opened it, and reports
+// whether it did: leading such a tab away loses the user nothing, and a
+// browser started with --remote-debugging-port has only such a tab, which
+// clients written for the reference navigate first.
+func (p *Page) AdoptBlank() bool {
+	p.browser.synced()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch p.info.URL {
+	case "", "about:blank", "chrome://newtab/", "chrome://new-tab-page/":
+		p.owned = true
+	}
+	return p.owned
+}
+
 // isOwned is Owned for the target events' handler, which cannot wait for
 // itself.
 func (p *Page) isOwned() bool {
