@@ -97,13 +97,18 @@ func evaluateScript(ctx context.Context, c *Call, args *evaluateScriptArgs) erro
 	sctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	var out string
+	var evalErr error
 	ran := false
 	rep, err := c.Page.ActAnswering(sctx, dialogAnswer(args.DialogAction), args.WaitForStableDom.or(true), func(ctx context.Context) error {
-		var err error
-		out, err = c.Page.EvaluateJSON(ctx, sc)
-		ran = err == nil
-		return err
+		out, evalErr = c.Page.EvaluateJSON(ctx, sc)
+		ran = evalErr == nil
+		return evalErr
 	})
+	if err != nil && evalErr != nil {
+		// The script's own error says more than the deadline that ended
+		// the wait for it (ActAnswering returns once its script has).
+		err = evalErr
+	}
 	if err != nil && ran && errors.Is(sctx.Err(), context.DeadlineExceeded) && c.Page.StopIfBusy(ctx) {
 		c.Resp.Linef("Script ran on page and returned:\n```json\n%s\n```", out)
 		return fmt.Errorf("the script returned, but then the page was busy until --scriptTimeout (%d ms) ran out: a timer or handler it started does not yield. That script was stopped; the page is usable again", limit.Milliseconds())
