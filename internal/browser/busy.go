@@ -27,9 +27,14 @@ const (
 )
 
 // The watchdog's timing: a command unanswered for stallAfter gets a probe,
-// and a probe unanswered for probeFor means the page is busy.
+// and a probe unanswered for probeFor means the page is busy. A command
+// whose work grows with the page (see longWork) gets workStallAfter first:
+// Chrome does it on the page's main thread, which then leaves the probe
+// unanswered too, and on a big page or a loaded machine it runs for
+// seconds without anything being wrong.
 const (
-	stallAfter  = 2 * time.Second
+	stallAfter     = 2 * time.Second
+	workStallAfter = 20 * time.Second
 	probeFor    = 2 * time.Second
 	dialogAfter = time.Second
 	watchTick   = 100 * time.Millisecond
@@ -115,7 +120,16 @@ func (p *Page) watch(ctx context.Context, cancel context.CancelCauseFunc, policy
 // script stopped (BusyInterrupts).
 func (p *Page) checkBusy(ctx context.Context, policy BusyPolicy) error {
 	now := time.Now()
+	var worked map[string]string // sessions stalled since before workStallAfter
 	for id, method := range p.browser.conn.Stalled(now.Add(-stallAfter)) {
+		if longWork(method) {
+			if worked == nil {
+				worked = p.browser.conn.Stalled(now.Add(-workStallAfter))
+			}
+			if worked[id] != method {
+				continue
+			}
+		}
 		s := p.sessions().sessionByID(id)
 		if s == nil {
 			continue
@@ -129,6 +143,19 @@ func (p *Page) checkBusy(ctx context.Context, policy BusyPolicy) error {
 		return &BusyError{PageID: p.ID, Method: method, For: time.Since(now) + stallAfter}
 	}
 	return nil
+}
+
+// longWork tells whether method is a command whose own work on the page's
+// main thread grows with the page's size: reading its whole accessibility
+// tree or DOM, or painting it. A busy page stalls cheaper commands before
+// any of these is sent, so waiting longer for them costs a busy page
+// nothing and spares a big one from being called busy.
+func longWork(method string) bool {
+	switch method {
+	case cdp.AccessibilityGetFullAXTree.Method, cdp.DOMSnapshotCaptureSnapshot.Method:
+		return true
+	}
+	return false
 }
 
 // unanswering tells whether session s leaves a trivial script unanswered
