@@ -35,9 +35,9 @@ const (
 const (
 	stallAfter     = 2 * time.Second
 	workStallAfter = 20 * time.Second
-	probeFor    = 2 * time.Second
-	dialogAfter = time.Second
-	watchTick   = 100 * time.Millisecond
+	probeFor       = 2 * time.Second
+	dialogAfter    = time.Second
+	watchTick      = 100 * time.Millisecond
 )
 
 // BusyError is why a call on a busy page was stopped.
