@@ -73,14 +73,21 @@ func TestFIFOsNeitherBlockCallsNorExit(t *testing.T) {
 	mustContain(t, s.fails("take_heapsnapshot", map[string]any{"filePath": filepath.Join(root, "heap.heapsnapshot")}), "named pipe")
 	mustContain(t, s.ok("evaluate_script", map[string]any{"function": "() => document.title"}), "Pipes")
 
-	// Closing the client ends the server.
-	exited := make(chan error, 1)
-	go func() { exited <- s.cmd.Wait() }()
-	if err := s.session.Close(); err != nil {
-		t.Logf("close: %v", err)
-	}
+	// Closing the client ends the server. The SDK's Close closes the
+	// server's stdin and reaps it, signalling it only when it has not
+	// exited on its own within 5 s: returning sooner means it ended on EOF.
+	// (Close alone waits for the process: a Wait of our own would race it.)
+	start := time.Now()
+	closed := make(chan error, 1)
+	go func() { closed <- s.session.Close() }()
 	select {
-	case <-exited:
+	case err := <-closed:
+		if err != nil {
+			t.Logf("close: %v", err)
+		}
+		if took := time.Since(start); took >= 5*time.Second {
+			t.Fatalf("the server exited only %v after its client went away, when signalled: stdin EOF did not end it", took)
+		}
 	case <-time.After(30 * time.Second):
 		s.cmd.Process.Kill()
 		t.Fatal("the server did not exit after its client went away")

@@ -30,12 +30,13 @@ func (s *server) eval(fn string, extra ...any) string {
 	return m[1]
 }
 
-// eventually polls cond (a page-list query) until it holds or 10 s pass. It
+// eventually polls cond (a page-list query) until it holds or 30 s pass. It
 // is used only for changes that the browser makes on its own time, such as a
-// tab closing itself.
+// tab closing itself or a cross-site frame's process starting, which under
+// the race detector on a loaded CI machine took over 10 s.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -542,10 +542,12 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	unlock := func() {}
 	defer func() { unlock() }()
 	err = s.run(ctx, t, c, parsed, &unlock)
+	callCtx := ctx
 	if c.watched != nil {
 		ctx = c.watched
 		err = stoppedBy(ctx, err)
 	}
+	err = browserGone(callCtx, c, err)
 	if err != nil {
 		// An MCP 2026-07-28 confirmation still unanswered (input_required),
 		// or one the client cannot show, is the protocol's answer, not
@@ -622,6 +624,17 @@ func stoppedBy(ctx context.Context, err error) error {
 		return cause
 	}
 	return err
+}
+
+// browserGone names the cause of a call's failure when the browser's
+// connection died during it: the commands waiting for Chrome then end with
+// whatever came first, their context's cancellation as often as the closed
+// connection, and "context canceled" would tell the agent nothing.
+func browserGone(ctx context.Context, c *Call, err error) error {
+	if err == nil || c.Browser == nil || c.Browser.Alive() || ctx.Err() != nil || errors.Is(err, browser.ErrBrowserGone) {
+		return err
+	}
+	return fmt.Errorf("%w (%v)", browser.ErrBrowserGone, err)
 }
 
 // page resolves the pageId argument, or the selected page when it is absent.
