@@ -112,15 +112,7 @@ func (c *caller) call(ctx context.Context, method string, params, result any) er
 
 	select {
 	case resp := <-ch:
-		if resp.err != nil {
-			return resp.err
-		}
-		if result != nil && !isNull(resp.result) {
-			if err := json.Unmarshal(resp.result, result); err != nil {
-				return fmt.Errorf("jsonrpc: decoding the %s result: %w", method, err)
-			}
-		}
-		return nil
+		return decodeResponse(method, resp, result)
 	case <-ctx.Done():
 		cancel := struct {
 			RequestID json.RawMessage `json:"requestId"`
@@ -129,8 +121,30 @@ func (c *caller) call(ctx context.Context, method string, params, result any) er
 		_ = c.notify(ctx, "notifications/cancelled", cancel) // best effort: we are not waiting any more
 		return ctx.Err()
 	case <-c.done:
-		return c.endErr()
+		// The response may have come just before the end of the
+		// stream (a daemon answers stop, then closes): select picks
+		// among ready cases at random, so look again.
+		select {
+		case resp := <-ch:
+			return decodeResponse(method, resp, result)
+		default:
+			return c.endErr()
+		}
 	}
+}
+
+// decodeResponse returns the error of a response to method, or decodes its
+// result into result (skipped when result is nil, or the result null).
+func decodeResponse(method string, resp *incoming, result any) error {
+	if resp.err != nil {
+		return resp.err
+	}
+	if result != nil && !isNull(resp.result) {
+		if err := json.Unmarshal(resp.result, result); err != nil {
+			return fmt.Errorf("jsonrpc: decoding the %s result: %w", method, err)
+		}
+	}
+	return nil
 }
 
 // endErr returns why the connection ended.

@@ -187,3 +187,33 @@ func TestClientGivesUpOnAnOverlongLine(t *testing.T) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// TestClientKeepsAnAnswerSentJustBeforeTheEnd checks that a response that
+// is the last thing on the stream reaches its call, however the call's
+// goroutine is scheduled: a daemon answers stop and then closes, and the
+// CLI must report the stop, not "the connection ended".
+func TestClientKeepsAnAnswerSentJustBeforeTheEnd(t *testing.T) {
+	for i := range 300 {
+		inR, inW := io.Pipe()
+		outR, outW := io.Pipe()
+		go func() {
+			// Read the request, answer it and end the stream at once.
+			line, err := newLineReader(inR, 1<<20).next()
+			if err != nil {
+				outW.CloseWithError(err)
+				return
+			}
+			var req struct{ ID json.RawMessage }
+			json.Unmarshal(line, &req)
+			io.WriteString(outW, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":{"ok":true}}`+"\n")
+			outW.Close()
+		}()
+		c := NewClient(pipeEnds{outR, inW})
+		var got struct{ OK bool }
+		if err := c.Call(t.Context(), "ping", nil, &got); err != nil || !got.OK {
+			t.Fatalf("run %d: Call = %+v, %v; want the answer sent before the end", i, got, err)
+		}
+		c.Close()
+		inR.Close()
+	}
+}
