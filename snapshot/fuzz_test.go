@@ -121,8 +121,19 @@ func checkSnapshot(tr *Tracker, s *Snapshot, maxChars int) error {
 	if err != nil {
 		return err
 	}
-	if got := strings.Count(out, "\n"); got != s.Count() {
-		return fmt.Errorf("%d lines for %d nodes:\n%s", got, s.Count(), out)
+	// One line per node, plus the line breaks that names and values keep
+	// (printed as they are, as the reference prints them).
+	want := s.Count()
+	walk(s.Root, func(n *Node) {
+		want += strings.Count(n.Name, "\n")
+		for _, p := range n.Props {
+			if !p.Bool {
+				want += strings.Count(p.Value, "\n")
+			}
+		}
+	})
+	if got := strings.Count(out, "\n"); got != want {
+		return fmt.Errorf("%d lines for %d nodes (%d with the line breaks in names and values):\n%s", got, s.Count(), want, out)
 	}
 	seen := map[string]bool{}
 	var bad error
