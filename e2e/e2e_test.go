@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/e2e/internal/mcptext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -181,15 +182,7 @@ func (s *server) fails(name string, args map[string]any) string {
 var browserTools = map[string]bool{"list_pages": true, "new_page": true, "select_page": true, "close_page": true}
 
 // text joins the text content of a result.
-func text(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func text(res *mcp.CallToolResult) string { return mcptext.Join(res) }
 
 // mustContain fails the test unless got contains every one of want.
 func mustContain(t testing.TB, got string, want ...string) {

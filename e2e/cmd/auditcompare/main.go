@@ -16,7 +16,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -26,6 +25,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/e2e/internal/docsite"
+	"github.com/devtools-mcp/devtools-mcp/e2e/internal/mcptext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -105,31 +106,11 @@ func readList(name string) ([]string, error) {
 // serve serves the listed files' directories on 127.0.0.1, each file as
 // itself (no index.html redirect), everything else 404.
 func serve(files []string) *httptest.Server {
-	allowed := map[string]bool{}
+	dirs := docsite.Dirs{}
 	for _, f := range files {
-		allowed[filepath.Dir(f)] = true
+		dirs[filepath.Dir(f)] = true
 	}
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		name := filepath.Clean(r.URL.Path)
-		ok := false
-		for d := range allowed {
-			if strings.HasPrefix(name, d+"/") {
-				ok = true
-			}
-		}
-		f, err := os.Open(name)
-		if !ok || err != nil {
-			http.NotFound(w, r)
-			return
-		}
-		defer f.Close()
-		fi, err := f.Stat()
-		if err != nil || fi.IsDir() {
-			http.NotFound(w, r)
-			return
-		}
-		http.ServeContent(w, r, name, fi.ModTime(), f)
-	}))
+	return httptest.NewServer(dirs)
 }
 
 // report is what the comparison reads of a Lighthouse JSON report.
@@ -229,13 +210,7 @@ func call(ctx context.Context, s *mcp.ClientSession, name string, args map[strin
 	if err != nil {
 		return "", err
 	}
-	var parts []string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
-		}
-	}
-	text := strings.Join(parts, "\n")
+	text := mcptext.Join(res)
 	if res.IsError {
 		return "", errors.New(text)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/e2e/internal/docsite"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
 )
@@ -276,12 +276,12 @@ func readList(name string) ([]string, error) {
 // files are served.
 type site struct {
 	srv     *httptest.Server
-	allowed map[string]bool
+	allowed docsite.Dirs
 }
 
 func newSite() *site {
-	s := &site{allowed: map[string]bool{}}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s := &site{allowed: docsite.Dirs{}}
+	s.srv = httptest.NewServer(s.allowed)
 	return s
 }
 
@@ -316,26 +316,4 @@ func docRoot(abs string) string {
 		}
 	}
 	return filepath.Dir(abs)
-}
-
-func (s *site) serve(w http.ResponseWriter, r *http.Request) {
-	name := filepath.Clean(r.URL.Path)
-	ok := false
-	for d := range s.allowed {
-		if strings.HasPrefix(name, d+"/") {
-			ok = true
-		}
-	}
-	f, err := os.Open(name)
-	if !ok || err != nil {
-		http.NotFound(w, r)
-		return
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.IsDir() {
-		http.NotFound(w, r)
-		return
-	}
-	http.ServeContent(w, r, name, fi.ModTime(), f)
 }

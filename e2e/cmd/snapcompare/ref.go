@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/e2e/internal/mcptext"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -56,13 +57,7 @@ func (r *refServer) call(ctx context.Context, name string, args map[string]any) 
 	if err != nil {
 		return "", fmt.Errorf("reference %s: %w", name, err)
 	}
-	var parts []string
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, tc.Text)
-		}
-	}
-	text := strings.Join(parts, "\n")
+	text := mcptext.Join(res)
 	if res.IsError {
 		return "", fmt.Errorf("reference %s: %s", name, text)
 	}
