@@ -109,6 +109,7 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	warnURLPolicyGaps(cfg, log)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	a := &app{log: log, ctx: ctx, mgr: browser.NewManager(browserOptions(cfg, log)), close: func() { stop(); closeLog() }}
 	topts := toolOptions(cfg)
@@ -117,6 +118,25 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 	}
 	a.tools = tools.NewServer(topts, a.mgr, log)
 	return a, nil
+}
+
+// urlPolicyGaps is what --blockedUrlPattern / --allowedUrlPattern cannot
+// hold: Chrome lets no client decide on these connections, and they are
+// not refused wholesale as WebSockets are.
+const urlPolicyGaps = "WebRTC, WebTransport, DNS lookups and preconnects"
+
+// warnURLPolicyGaps says once, at start, what a URL policy leaves open, so
+// that a user who relies on it to keep pages from reaching the network
+// learns it before a page does.
+func warnURLPolicyGaps(cfg *Config, log *slog.Logger) {
+	flag := "--blockedUrlPattern"
+	switch {
+	case len(cfg.AllowedURLPatterns) > 0:
+		flag = "--allowedUrlPattern"
+	case len(cfg.BlockedURLPatterns) == 0:
+		return
+	}
+	log.Warn(flag + " checks every HTTP(S) request and refuses every WebSocket; it does not cover " + urlPolicyGaps + ", which pages can still use to reach any host")
 }
 
 // handler is the tools as the MCP server calls them: timed, and handing
