@@ -89,3 +89,67 @@ func TestUserTabsCannotBeLedAway(t *testing.T) {
 		t.Fatalf("the user's page became the agent's:\n%s", out)
 	}
 }
+
+// TestBlankUserTabIsAdoptedOnlyWhenEmpty checks the blank-tab exception's
+// two limits. A user's tab that shows about:blank with the user's page
+// behind it in its history is not blank: navigating it would let the agent
+// go back into that page. And a blank tab becomes the agent's only once a
+// navigation reached it, not when a later guard refused the navigation.
+func TestBlankUserTabIsAdoptedOnlyWhenEmpty(t *testing.T) {
+	site := pages(t, map[string]string{"/": `<title>Agent page</title>`, "/mine": `<title>My mail</title>`, "/bank/": `<title>Bank</title>`})
+	config := t.TempDir()
+	os.MkdirAll(filepath.Join(config, "devtools-mcp"), 0o700)
+	os.WriteFile(filepath.Join(config, "devtools-mcp", "sensitive-patterns.txt"), []byte(site.URL+"/bank/*\n"), 0o600)
+	t.Setenv("XDG_CONFIG_HOME", config)
+	ws, _, _ := chromium(t)
+	conn := openTabs(t, ws, 0)
+	client := mcp.NewClient(&mcp.Implementation{Name: "elicit", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	})
+	s := startServerWith(t, client, "--browserUrl", browserURL(ws))
+	blank := pageID(t, s.ok("list_pages", nil), "about:blank")
+
+	// The user read their mail in a tab, then left it for about:blank.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tab, err := cdp.TargetCreateTarget.Call(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + "/mine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the user's mail", func() bool { return strings.Contains(s.ok("list_pages", nil), "My mail") })
+	att, err := cdp.TargetAttachToTarget.Call(ctx, conn.Session(""), cdp.AttachToTargetParams{TargetID: tab.TargetID, Flatten: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cdp.PageNavigate.Call(ctx, conn.Session(att.SessionID), cdp.NavigateParams{URL: "about:blank"}); err != nil {
+		t.Fatal(err)
+	}
+	user := 0
+	eventually(t, "the user's tab at about:blank", func() bool {
+		for line := range strings.Lines(s.ok("list_pages", nil)) {
+			var id int
+			if _, err := fmt.Sscanf(line, "%d:", &id); err == nil && id != blank && strings.Contains(line, "about:blank") {
+				user = id
+			}
+		}
+		return user != 0
+	})
+	s.ok("select_page", map[string]any{"pageId": user})
+	mustContain(t, s.fails("navigate_page", map[string]any{"url": site.URL}), "one of your own tabs", "--allowCloseUserTabs")
+	mustContain(t, s.fails("navigate_page", map[string]any{"type": "back"}), "one of your own tabs")
+	if list := s.ok("list_pages", nil); strings.Contains(list, "My mail") || strings.Contains(pageLine(list, fmt.Sprintf("%d: ", user)), "opened by agent") {
+		t.Fatalf("the agent went back into the user's page, or the tab became the agent's:\n%s", list)
+	}
+
+	// A fresh blank tab, whose navigation the sensitive page guard refuses
+	// (an init script for a sensitive page), stays the user's.
+	s.ok("select_page", map[string]any{"pageId": blank})
+	mustContain(t, s.fails("navigate_page", map[string]any{"url": site.URL + "/bank/", "initScript": "1"}), "you declined")
+	if line := pageLine(s.ok("list_pages", nil), fmt.Sprintf("%d: ", blank)); strings.Contains(line, "opened by agent") {
+		t.Fatalf("a refused navigation made the blank tab the agent's: %s", line)
+	}
+	out := s.ok("navigate_page", map[string]any{"url": site.URL})
+	mustContain(t, pageLine(out, fmt.Sprintf("%d: ", blank)), "Agent page", "[opened by agent]")
+}

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -266,9 +267,6 @@ func TestAttachToRunningChrome(t *testing.T) {
 			if got := s.ok("evaluate", map[string]any{"script": "document.title"}); got != `"Attached"` {
 				t.Fatalf("title = %s", got)
 			}
-			// Leave the tab blank, as found: the next subtest's server
-			// did not open it, and may lead it away only from blank.
-			s.ok("navigate", map[string]any{"url": "about:blank"})
 			if err := s.session.Close(); err != nil {
 				t.Fatal(err)
 			}
@@ -283,7 +281,34 @@ func TestAttachToRunningChrome(t *testing.T) {
 				t.Fatalf("the attached Chrome stopped answering after the server exited: %v", err)
 			}
 			resp.Body.Close()
+			// Leave one fresh blank tab, as found: the next subtest's
+			// server did not open this one, and may lead a tab away only
+			// when it is blank with nothing behind it in its history.
+			freshBlankTab(t, ws)
 		})
+	}
+}
+
+// freshBlankTab replaces every tab of the browser at ws with one new blank
+// tab, as a browser started with --remote-debugging-port shows.
+func freshBlankTab(t testing.TB, ws string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn := openTabs(t, ws, 0)
+	old, err := cdp.TargetGetTargets.Call(ctx, conn.Session(""), cdp.GetTargetsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cdp.TargetCreateTarget.Do(ctx, conn.Session(""), cdp.CreateTargetParams{URL: "about:blank"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range old.TargetInfos {
+		if info.Type == "page" {
+			if _, err := cdp.TargetCloseTarget.Call(ctx, conn.Session(""), cdp.CloseTargetParams{TargetID: info.TargetID}); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
 

@@ -194,15 +194,35 @@ func userTab(c *Call, p *browser.Page) bool {
 }
 
 // leavesUserTab refuses a navigation that takes one of the user's tabs away
-// from what it shows; a reload stays, and a blank tab becomes the agent's.
-func leavesUserTab(c *Call, nav browser.Navigation) error {
+// from what it shows; a reload stays. A blank tab (browser.Page.Blank) may
+// be navigated: blank reports it, and the caller adopts the tab once the
+// navigation reached it (adoptMoved), not before the other guards ran.
+func leavesUserTab(ctx context.Context, c *Call, nav browser.Navigation) (blank bool, err error) {
 	if nav.Type == "reload" || !userTab(c, c.Page) {
-		return nil
+		return false, nil
 	}
-	if (nav.Type == "" || nav.Type == "url") && c.Page.AdoptBlank() {
-		return nil
+	if nav.Type == "" || nav.Type == "url" {
+		blank, err := c.Page.Blank(ctx)
+		if err != nil {
+			return false, err
+		}
+		if blank {
+			return true, nil
+		}
 	}
-	return fmt.Errorf("page %d is one of your own tabs, not opened by the agent; navigate it yourself, open a page of the agent's with new_page, or start the server with --allowCloseUserTabs", c.Page.ID)
+	return false, fmt.Errorf("page %d is one of your own tabs, not opened by the agent; navigate it yourself, open a page of the agent's with new_page, or start the server with --allowCloseUserTabs", c.Page.ID)
+}
+
+// adoptMoved makes the blank user tab the agent's when the navigation that
+// leavesUserTab let through left it: it loaded, timed out loading, or shows
+// Chrome's error page (the tab is no longer blank, so the agent could not
+// try again otherwise). A navigation refused before it reached Chrome
+// leaves the tab the user's.
+func adoptMoved(c *Call, blank bool, err error) {
+	var failed *browser.NavigationError
+	if blank && (err == nil || errors.As(err, &failed) || errors.Is(err, browser.ErrNavigationTimeout)) {
+		c.Page.Adopt()
+	}
 }
 
 // newPageArgs are new_page's arguments.
@@ -264,7 +284,8 @@ func navigatePage(ctx context.Context, c *Call, args *navigatePageArgs) error {
 			return err
 		}
 	}
-	if err := leavesUserTab(c, nav); err != nil {
+	blank, err := leavesUserTab(ctx, c, nav)
+	if err != nil {
 		return err
 	}
 	if err := c.Server.guardNavigation(ctx, "navigate_page", c.Page, nav); err != nil {
@@ -273,6 +294,7 @@ func navigatePage(ctx context.Context, c *Call, args *navigatePageArgs) error {
 	ctx, cancel := withTimeout(ctx, args.Timeout, loadSlowdown(c.Page))
 	defer cancel()
 	res, err := c.Page.Navigate(ctx, nav)
+	adoptMoved(c, blank, err)
 	if unable := navigationFailure(nav.Type, err); unable != "" {
 		// A prompt written for the reference expects the failure as
 		// the answer's text, not as a tool error: the page is still

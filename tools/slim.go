@@ -40,7 +40,8 @@ func slimNavigate(ctx context.Context, c *Call, args *slimNavigateArgs) error {
 		return err
 	}
 	nav := browser.Navigation{URL: args.URL}
-	if err := leavesUserTab(c, nav); err != nil {
+	blank, err := leavesUserTab(ctx, c, nav)
+	if err != nil {
 		return err
 	}
 	if err := c.Server.guardNavigation(ctx, "navigate", c.Page, nav); err != nil {
@@ -49,6 +50,7 @@ func slimNavigate(ctx context.Context, c *Call, args *slimNavigateArgs) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	res, err := c.Page.Navigate(ctx, nav)
+	adoptMoved(c, blank, err)
 	return reportNavigation(c, res, err, fmt.Sprintf("Navigated to %s.", c.Page.Info().URL))
 }
 

@@ -69,20 +69,37 @@ func (p *Page) Owned() bool {
 	return p.isOwned()
 }
 
-// AdoptBlank makes a tab of the user's that shows nothing (about:blank or
-// a new-tab page) the agent's, as if new_page had opened it, and reports
-// whether it did: leading such a tab away loses the user nothing, and a
-// browser started with --remote-debugging-port has only such a tab, which
-// clients written for the reference navigate first.
-func (p *Page) AdoptBlank() bool {
+// Blank reports whether the page shows nothing and has nothing behind
+// it: its URL is about:blank or a new-tab page, and its session history
+// holds that one entry. Leading such a tab away loses the user nothing, and
+// a browser started with --remote-debugging-port has only such a tab, which
+// clients written for the reference navigate first. A blank tab with the
+// user's pages behind it (or ahead of it) in its history is not blank: the
+// agent could go back into them.
+func (p *Page) Blank(ctx context.Context) (bool, error) {
+	switch p.Info().URL {
+	case "", "about:blank", "chrome://newtab/", "chrome://new-tab-page/":
+	default:
+		return false, nil
+	}
+	s, err := p.Session(ctx)
+	if err != nil {
+		return false, err
+	}
+	h, err := cdp.PageGetNavigationHistory.Call(ctx, s)
+	if err != nil {
+		return false, fmt.Errorf("read history: %w", err)
+	}
+	return len(h.Entries) <= 1, nil
+}
+
+// Adopt makes a tab of the user's the agent's, as if new_page had opened
+// it. Callers adopt a Blank tab once the agent's navigation reached it.
+func (p *Page) Adopt() {
 	p.browser.synced()
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch p.info.URL {
-	case "", "about:blank", "chrome://newtab/", "chrome://new-tab-page/":
-		p.owned = true
-	}
-	return p.owned
+	p.owned = true
+	p.mu.Unlock()
 }
 
 // isOwned is Owned for the target events' handler, which cannot wait for
