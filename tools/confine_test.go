@@ -193,7 +193,48 @@ func TestFIFOsAndDevicesAreRefusedWithoutBlocking(t *testing.T) {
 		t.Errorf("writing /dev/null: %v, want it refused as a device", err)
 	}
 	// The heap snapshot tools read through the same checks.
-	if _, err := openHeapSnapshot(ctx, fifo); err == nil {
-		t.Error("a FIFO was opened as a heap snapshot")
+	heapFIFO := filepath.Join(root, "pipe.heapsnapshot")
+	if err := syscall.Mkfifo(heapFIFO, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.Server.heaps = newHeapCache(0)
+	err = noHang(t, "loading a FIFO as a heap snapshot", func() error { _, err := c.heapSnapshot(ctx, heapFIFO); return err })
+	if err == nil || !strings.Contains(err.Error(), "named pipe") {
+		t.Errorf("loading a FIFO as a heap snapshot: %v, want it refused as a named pipe", err)
+	}
+}
+
+// TestHeapSnapshotsAreReadThroughTheCheckedHandle swaps a directory of the
+// checked path for a symlink out of the root after the check, before the
+// snapshot is loaded: the analysis must still read the checked file.
+func TestHeapSnapshotsAreReadThroughTheCheckedHandle(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	dir := filepath.Join(root, "snaps")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "s.heapsnapshot"), []byte(tinySnapshot), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	secret := strings.Replace(tinySnapshot, "3,1,3,32,0,0", "3,1,3,4242,0,0", 1) // its object is bigger
+	if err := os.WriteFile(filepath.Join(outside, "s.heapsnapshot"), []byte(secret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := NewServer(Options{Conditions: map[Condition]bool{ConditionMemoryDebugging: true}, FilesystemRoots: []string{root}}, nil, nil)
+	s.heaps.beforeLoad = func(string) {
+		if err := os.Rename(dir, dir+".old"); err != nil {
+			t.Error(err)
+		}
+		if err := os.Symlink(outside, dir); err != nil {
+			t.Error(err)
+		}
+	}
+	res, err := s.CallTool(context.Background(), "get_heapsnapshot_summary", []byte(`{"filePath":"`+filepath.Join(dir, "s.heapsnapshot")+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Content[0].Text
+	if !strings.Contains(got, `"totalSize": 32`) {
+		t.Errorf("the summary does not describe the checked snapshot (want totalSize 32, not the outside one's 4242):\n%s", got)
 	}
 }

@@ -25,7 +25,10 @@ const DefaultHeapSnapshotBudget = 512 << 20
 // what its parsed graph holds.
 type heapCache struct {
 	budget int64
-	open   func(ctx context.Context, path string) (*heapsnapshot.Snapshot, error)
+	load   func(ctx context.Context, f *os.File) (*heapsnapshot.Snapshot, error)
+	// beforeLoad, when set (by tests), runs between the path check and
+	// the load, where a swapped directory would once have redirected it.
+	beforeLoad func(key string)
 
 	mu      sync.Mutex
 	entries map[string]*cachedSnapshot
@@ -48,21 +51,17 @@ func newHeapCache(budget int64) *heapCache {
 	if budget <= 0 {
 		budget = DefaultHeapSnapshotBudget
 	}
-	return &heapCache{budget: budget, open: openHeapSnapshot, entries: map[string]*cachedSnapshot{}}
+	return &heapCache{budget: budget, load: heapsnapshot.OpenFile, entries: map[string]*cachedSnapshot{}}
 }
 
-// get returns the snapshot in the file at path, loading it unless it is
-// cached and the file did not change since. evicted are the resolved paths
-// of the snapshots dropped to make room for it.
-func (c *heapCache) get(ctx context.Context, path string) (snap *heapsnapshot.Snapshot, evicted []string, err error) {
-	if !hasHeapSnapshotExt(path) {
-		return nil, nil, fmt.Errorf("%s must have a .heapsnapshot or .heaptimeline extension; take_heapsnapshot writes such files", path)
-	}
-	key := resolve(path)
-	fi, err := os.Stat(key)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("no heap snapshot at %s; take one with take_heapsnapshot", path)
-	}
+// get returns the snapshot in the open file f, whose resolved path is key,
+// loading it unless it is cached and the file did not change since (as f
+// shows it). It reads f, never the path again: f was opened through the
+// path check's directory handle, so a directory swapped for a symlink
+// after the check cannot lead the load elsewhere. evicted are the resolved
+// paths of the snapshots dropped to make room for it.
+func (c *heapCache) get(ctx context.Context, key string, f *os.File) (snap *heapsnapshot.Snapshot, evicted []string, err error) {
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -79,7 +78,10 @@ func (c *heapCache) get(ctx context.Context, path string) (snap *heapsnapshot.Sn
 		if dropped || len(evicted) > 0 {
 			heapsnapshot.Release() // before loading, so that the two do not add up
 		}
-		e.snap, e.err = c.open(ctx, key)
+		if c.beforeLoad != nil {
+			c.beforeLoad(key)
+		}
+		e.snap, e.err = c.load(ctx, f)
 		if e.err != nil {
 			c.mu.Lock()
 			if c.entries[key] == e {
@@ -149,43 +151,32 @@ func (c *heapCache) close(path string) bool {
 
 // heapSnapshot returns the snapshot at path from the server's cache, and
 // tells the agent which snapshots were dropped to make room, so that it
-// knows why a later call on one of them reads the file again.
+// knows why a later call on one of them reads the file again. The file is
+// opened once, through the handle of the allowed directory that the path
+// check used (never blocking, only a regular file), and the cache reads
+// that open file.
 func (c *Call) heapSnapshot(ctx context.Context, path string) (*heapsnapshot.Snapshot, error) {
-	// Checked here for a FIFO, a device or a path leading elsewhere; the
-	// cache opens it again, never blocking, when it must load it.
-	// (A missing file is left to the cache, which says how to make one.)
-	if hasHeapSnapshotExt(path) {
-		f, err := c.openFile(ctx, "filePath", path)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		if f != nil {
-			f.Close()
-		}
+	if !hasHeapSnapshotExt(path) {
+		return nil, fmt.Errorf("%s must have a .heapsnapshot or .heaptimeline extension; take_heapsnapshot writes such files", path)
 	}
-	s, evicted, err := c.Server.heaps.get(ctx, path)
-	for _, p := range evicted {
-		c.Resp.Linef("Note: unloaded the heap snapshot %s to keep the loaded snapshots within %s; a later call on it reads the file again.", p, byteBudget(c.Server.heaps.budget))
+	p, err := c.guard().placeFollowing(ctx, "filePath", path, true)
+	if err != nil {
+		return nil, err
 	}
-	return s, err
-}
-
-// openHeapSnapshot loads the snapshot in the regular file at path without
-// following a symlink there and without blocking on a FIFO or a device.
-func openHeapSnapshot(ctx context.Context, path string) (*heapsnapshot.Snapshot, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|noFollow|nonBlock, 0)
+	f, err := p.open()
+	p.close() // the file stays open without the directory's handle
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no heap snapshot at %s; take one with take_heapsnapshot", path)
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
+	s, evicted, err := c.Server.heaps.get(ctx, p.path, f)
+	for _, p := range evicted {
+		c.Resp.Linef("Note: unloaded the heap snapshot %s to keep the loaded snapshots within %s; a later call on it reads the file again.", p, byteBudget(c.Server.heaps.budget))
 	}
-	if err := refuseSpecial(path, fi, false); err != nil {
-		return nil, err
-	}
-	return heapsnapshot.OpenFile(ctx, f)
+	return s, err
 }
 
 // byteBudget formats a budget in MiB, or in bytes when it is not a whole

@@ -17,11 +17,22 @@ import (
 func countingCache(budget int64) (*heapCache, map[string]int) {
 	opened := map[string]int{}
 	c := newHeapCache(budget)
-	c.open = func(_ context.Context, path string) (*heapsnapshot.Snapshot, error) {
-		opened[filepath.Base(path)]++
+	c.load = func(_ context.Context, f *os.File) (*heapsnapshot.Snapshot, error) {
+		opened[filepath.Base(f.Name())]++
 		return &heapsnapshot.Snapshot{}, nil
 	}
 	return c, opened
+}
+
+// getFile gets the snapshot at path from c, as Call.heapSnapshot does
+// without the path check.
+func getFile(ctx context.Context, c *heapCache, path string) (*heapsnapshot.Snapshot, []string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	return c.get(ctx, resolve(path), f)
 }
 
 // writeFiles writes size bytes to each name in a new directory and
@@ -45,7 +56,7 @@ func TestHeapCacheEvictsLeastRecentlyUsed(t *testing.T) {
 	p := writeFiles(t, 100, "a.heapsnapshot", "b.heapsnapshot", "c.heapsnapshot")
 	get := func(name string, wantEvicted ...string) {
 		t.Helper()
-		_, evicted, err := c.get(ctx, p[name])
+		_, evicted, err := getFile(ctx, c, p[name])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +98,7 @@ func TestHeapCacheKeepsOneSnapshotOverBudget(t *testing.T) {
 	c, _ := countingCache(50)
 	p := writeFiles(t, 100, "a.heapsnapshot", "b.heapsnapshot")
 	for _, name := range []string{"a.heapsnapshot", "b.heapsnapshot"} {
-		if s, _, err := c.get(context.Background(), p[name]); err != nil || s == nil {
+		if s, _, err := getFile(context.Background(), c, p[name]); err != nil || s == nil {
 			t.Fatalf("get %s: %v", name, err)
 		}
 	}

@@ -73,7 +73,7 @@ func BenchmarkHeapSnapshotMemory(b *testing.B) {
 		base := procStatus(b, "VmRSS")
 		resetPeak(b)
 		cache := newHeapCache(1 << 40)
-		s, _, err := cache.get(ctx, path)
+		s, _, err := getFile(ctx, cache, path)
 		if err != nil {
 			b.Fatal(err)
 		}

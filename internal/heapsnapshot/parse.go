@@ -83,7 +83,9 @@ func enumNames(types []json.RawMessage, i int) ([]string, error) {
 }
 
 // Open loads the heap snapshot in the file at path; see Read. Gzipped files
-// are recognized and decompressed.
+// are recognized and decompressed. It opens path as given, for tests and
+// tools with paths of their own; the server checks an agent's path and
+// loads the file it opened through that check with OpenFile.
 func Open(ctx context.Context, path string) (*Snapshot, error) {
 	f, err := os.Open(path)
 	if err != nil {
