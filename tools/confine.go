@@ -270,18 +270,6 @@ func (c *Call) readFile(ctx context.Context, arg, path string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-// regularFile returns the resolved form of path after checking that it is
-// a regular file in an allowed directory, for files another program (the
-// browser) reads: it gets the path that was checked, links resolved.
-func (c *Call) regularFile(ctx context.Context, arg, path string) (string, error) {
-	f, err := c.openFile(ctx, arg, path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	return f.Name(), nil
-}
-
 // openFile opens the regular file at path for reading, checked against the
 // guard.
 func (c *Call) openFile(ctx context.Context, arg, path string) (*os.File, error) {

@@ -272,15 +272,11 @@ func uploadFile(ctx context.Context, c *Call, args *uploadFileArgs) error {
 	if err != nil {
 		return err
 	}
-	// The browser opens the files: give it the checked paths, refusing
-	// anything but regular files (a FIFO would hang the browser's read).
-	files := make([]string, len(args.FilePaths))
-	for i, p := range args.FilePaths {
-		real, err := c.regularFile(ctx, "filePaths", p)
-		if err != nil {
-			return err
-		}
-		files[i] = real
+	// The browser opens the files itself, whenever the page reads them:
+	// it gets copies of the checked files (see browserPaths).
+	files, err := c.browserPaths(ctx, "filePaths", args.FilePaths)
+	if err != nil {
+		return err
 	}
 	return act(ctx, c, args.IncludeSnapshot, fmt.Sprintf("Uploaded %d file(s).", len(args.FilePaths)), func(ctx context.Context) error {
 		return c.Page.Input().Upload(ctx, e, files)

@@ -280,6 +280,8 @@ type Browser struct {
 	workersMu    sync.Mutex
 	workerIDs    map[string]string // extension service worker target id -> "sw-N"
 	lastWorkerID int
+
+	files privateFiles // copies of the files it was given to read
 }
 
 // FirstPageID is the first page id handed out for this browser; lower ids
@@ -322,6 +324,7 @@ func (b *Browser) release() {
 	if b.wd != nil {
 		b.wd.close()
 	}
+	b.files.remove() // Chrome, if ours, is gone; an attached one reads no more for us
 	b.bg.stop()
 	for _, p := range b.pageList() {
 		p.sessions().stopFollowing()

@@ -21,30 +21,46 @@ const ownerFile = ".devtools-mcp-owner"
 // first removing the ones that dead servers left behind.
 func newIsolatedProfile(log *slog.Logger) (string, error) {
 	removeStaleProfiles(os.TempDir(), log)
-	dir, err := os.MkdirTemp("", isolatedPrefix)
+	dir, err := newOwnedDir(isolatedPrefix)
 	if err != nil {
-		return "", fmt.Errorf("create isolated profile: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
-		os.RemoveAll(dir)
 		return "", fmt.Errorf("create isolated profile: %w", err)
 	}
 	return dir, nil
 }
 
+// newOwnedDir creates a temporary directory named with prefix, only this
+// user's (0700), holding the owner file of this process.
+func newOwnedDir(prefix string) (string, error) {
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
 // removeStaleProfiles removes, from dir, the isolated profiles of servers
-// that are no longer running. It touches only what a server of this user
+// that are no longer running (see removeStale).
+func removeStaleProfiles(dir string, log *slog.Logger) {
+	removeStale(dir, isolatedPrefix, "isolated profile", log)
+}
+
+// removeStale removes, from dir, the directories named with prefix (what,
+// in log lines) of servers that are no longer running. It touches only what a server of this user
 // made: a real directory (not a symbolic link) owned by this user, with an
 // owner file naming a pid that is gone and no Chrome still using it. A
 // profile another user planted, or one whose server may still live (its
 // pid now taken by another process), is left alone.
-func removeStaleProfiles(dir string, log *slog.Logger) {
+func removeStale(dir, prefix, what string, log *slog.Logger) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), isolatedPrefix) || !e.IsDir() || e.Type()&os.ModeSymlink != 0 {
+		if !strings.HasPrefix(e.Name(), prefix) || !e.IsDir() || e.Type()&os.ModeSymlink != 0 {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
@@ -52,10 +68,10 @@ func removeStaleProfiles(dir string, log *slog.Logger) {
 			continue
 		}
 		if err := os.RemoveAll(path); err != nil {
-			log.Debug("could not remove a stale isolated profile", "dir", path, "err", err)
+			log.Debug("could not remove a stale "+what, "dir", path, "err", err)
 			continue
 		}
-		log.Info("removed the isolated profile of a server that was killed", "dir", path)
+		log.Info("removed the "+what+" of a server that was killed", "dir", path)
 	}
 }
 

@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestUploadedFilesCannotBeSwappedOut uploads a file inside the roots,
+// then swaps its directory for a symlink to one outside them, with a file
+// of the same name, size and time: the page reads a File when it likes,
+// and must still get what was checked, not the outside file.
+func TestUploadedFilesCannotBeSwappedOut(t *testing.T) {
+	site := pages(t, map[string]string{"/": `<title>Upload</title><input type=file aria-label="Pick">`})
+	root, outside := t.TempDir(), t.TempDir()
+	dir := filepath.Join(root, "docs")
+	os.Mkdir(dir, 0o700)
+	stamp := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
+	for path, text := range map[string]string{filepath.Join(dir, "note.txt"): "inside-secret!", filepath.Join(outside, "note.txt"): "OUTSIDE-SECRET"} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(path, stamp, stamp)
+	}
+	tmp, err := os.MkdirTemp("", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	cmd := serverCommand(append(headless, "--filesystemRoot="+root)...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	s := startCommand(t, mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil), cmd)
+	snap := s.open(site, "/")
+	s.ok("upload_file", map[string]any{"uid": uidOf(t, snap, `"Pick"`), "filePaths": []string{filepath.Join(dir, "note.txt")}})
+	if err := os.Rename(dir, dir+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, dir); err != nil {
+		t.Fatal(err)
+	}
+	got := s.eval(`async () => { const f = document.querySelector('input').files[0]; return f.name + ":" + f.lastModified + ":" + await f.text(); }`)
+	if want := `"note.txt:` + strconv.FormatInt(stamp.UnixMilli(), 10) + `:inside-secret!"`; got != want {
+		t.Fatalf("after the swap the page read %s, want %s (the checked file)", got, want)
+	}
+
+	// The copy the browser read is the user's alone, and goes with the server.
+	copies, _ := filepath.Glob(filepath.Join(tmp, "devtools-mcp-files-*", "upload-*", "note.txt"))
+	if len(copies) != 1 {
+		t.Fatalf("copies of the upload in TMPDIR: %v, want one", copies)
+	}
+	for path, mode := range map[string]os.FileMode{copies[0]: 0o600, filepath.Dir(copies[0]): 0o700, filepath.Dir(filepath.Dir(copies[0])): 0o700} {
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != mode {
+			t.Errorf("%s: %v %v, want mode %v", path, fi, err, mode)
+		}
+	}
+	if err := s.session.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Dir(filepath.Dir(copies[0]))); err == nil {
+		t.Errorf("the copies are still in %s after the server exited", tmp)
+	}
+}

@@ -1,0 +1,65 @@
+package browser
+
+import (
+	"fmt"
+	"os"
+	"sync"
+)
+
+// filesPrefix names the private directories of the files a browser is
+// given to read.
+const filesPrefix = "devtools-mcp-files-"
+
+// privateFiles is a browser's directory for copies of the files it is
+// given to read (uploads, unpacked extensions). Chrome opens such a path
+// itself, later (when the page reads the File, while the extension runs),
+// so the path must lead to a file nobody can swap meanwhile: one in a
+// directory only this user can enter, made by this process.
+type privateFiles struct {
+	mu   sync.Mutex
+	root *os.Root // nil until first used, and after remove
+	gone bool     // removed: the browser was released
+}
+
+// FilesDir returns the handle of the browser's private directory for
+// copies of files it reads, making it on first use (first removing the
+// ones of servers that were killed). It is removed with everything in it
+// when the browser is released (closed, disconnected or gone), and a
+// server killed before that leaves it to the next one to remove.
+func (b *Browser) FilesDir() (*os.Root, error) {
+	f := &b.files
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.gone {
+		return nil, ErrBrowserGone
+	}
+	if f.root != nil {
+		return f.root, nil
+	}
+	removeStale(os.TempDir(), filesPrefix, "directory of browser files", b.log)
+	dir, err := newOwnedDir(filesPrefix)
+	if err != nil {
+		return nil, fmt.Errorf("create a private directory for the browser's files: %w", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("create a private directory for the browser's files: %w", err)
+	}
+	f.root = root
+	return root, nil
+}
+
+// remove deletes the directory and everything in it; later FilesDir calls
+// fail.
+func (f *privateFiles) remove() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gone = true
+	if f.root != nil {
+		dir := f.root.Name()
+		f.root.Close()
+		f.root = nil
+		_ = os.RemoveAll(dir)
+	}
+}
