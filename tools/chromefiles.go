@@ -2,12 +2,13 @@ package tools
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // Chrome opens the files of upload_file and install_extension itself, and
@@ -86,7 +87,9 @@ func copyUpload(ctx context.Context, dst *os.Root, f *os.File, name string, budg
 	if fi.Size() > budget.bytes {
 		return "", tooBig(fi.Size())
 	}
-	dir := "upload-" + rand.Text()[:16]
+	// Digits only, as in os.MkdirTemp names: recorded CDP replays compare
+	// paths digits aside.
+	dir := "upload-" + strconv.FormatUint(rand.Uint64(), 10)
 	if err := dst.Mkdir(dir, 0o700); err != nil {
 		return "", fmt.Errorf("copy for the browser: %w", err)
 	}
