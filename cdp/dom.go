@@ -57,6 +57,21 @@ type DescribeNodeResult struct {
 	} `json:"node"`
 }
 
+// GetNodeForLocationParams are the parameters of DOM.getNodeForLocation:
+// a point of the main frame's viewport, in CSS pixels.
+type GetNodeForLocationParams struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+}
+
+// GetNodeForLocationResult is the node Chrome's hit test finds at a point,
+// and its frame: the deepest same-process frame there; a cross-process
+// iframe is found as its <iframe> element.
+type GetNodeForLocationResult struct {
+	BackendNodeID int    `json:"backendNodeId"`
+	FrameID       string `json:"frameId"`
+}
+
 // SetFileInputFilesParams are the parameters of DOM.setFileInputFiles.
 type SetFileInputFilesParams struct {
 	Files         []string `json:"files"`
@@ -98,13 +113,14 @@ type SetAutoAttachParams struct {
 // The DOM domain's commands whose structs are here; DOM.getDocument and
 // DOM.requestNode are with the CSS commands that need them.
 var (
-	DOMEnable            = Action{"DOM.enable"}
-	DOMDisable           = Action{"DOM.disable"}
-	DOMResolveNode       = Command[NodeRef, ResolveNodeResult]{"DOM.resolveNode"}
-	DOMDescribeNode      = Command[NodeRef, DescribeNodeResult]{"DOM.describeNode"}
-	DOMGetFrameOwner     = Command[GetFrameOwnerParams, GetFrameOwnerResult]{"DOM.getFrameOwner"}
-	DOMSetFileInputFiles = Command[SetFileInputFilesParams, Empty]{"DOM.setFileInputFiles"}
-	DOMQuerySelectorAll  = Command[QuerySelectorAllParams, QuerySelectorAllResult]{"DOM.querySelectorAll"}
+	DOMEnable             = Action{"DOM.enable"}
+	DOMDisable            = Action{"DOM.disable"}
+	DOMResolveNode        = Command[NodeRef, ResolveNodeResult]{"DOM.resolveNode"}
+	DOMDescribeNode       = Command[NodeRef, DescribeNodeResult]{"DOM.describeNode"}
+	DOMGetFrameOwner      = Command[GetFrameOwnerParams, GetFrameOwnerResult]{"DOM.getFrameOwner"}
+	DOMGetNodeForLocation = Command[GetNodeForLocationParams, GetNodeForLocationResult]{"DOM.getNodeForLocation"}
+	DOMSetFileInputFiles  = Command[SetFileInputFilesParams, Empty]{"DOM.setFileInputFiles"}
+	DOMQuerySelectorAll   = Command[QuerySelectorAllParams, QuerySelectorAllResult]{"DOM.querySelectorAll"}
 )
 
 // TargetSetAutoAttach attaches to related targets (iframes, workers) as

@@ -38,6 +38,7 @@ type item struct {
 	ax       *cdp.AXNode
 	scope    string
 	world    string
+	frame    string
 	role     string
 	name     string
 	children []int32 // indexes in builder.items, same frame
@@ -199,7 +200,7 @@ func (b *builder) frame(f *Frame) int32 {
 
 // newItem adds an item for ax, a node of f with the given role.
 func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool) int32 {
-	it := item{ax: ax, scope: f.Scope, world: f.World, role: role, name: accessibleName(role, str(ax.Name))}
+	it := item{ax: ax, scope: f.Scope, world: f.World, frame: f.ID, role: role, name: accessibleName(role, str(ax.Name))}
 	for i := range ax.Properties {
 		p := &ax.Properties[i]
 		switch p.Name {
@@ -531,10 +532,10 @@ func (b *builder) node(it *item) *Node {
 	b.slab = append(b.slab, Node{Role: it.role, Name: it.name})
 	n := &b.slab[len(b.slab)-1]
 	ax := it.ax
-	n.Key = Key{Scope: it.scope, BackendNodeID: ax.BackendDOMNodeID, World: it.world}
+	n.Key = Key{Scope: it.scope, BackendNodeID: ax.BackendDOMNodeID, World: it.world, Frame: it.frame}
 	ident := n.Key
 	if ax.BackendDOMNodeID <= 0 || b.used[ident] {
-		ident = Key{Scope: it.scope, BackendNodeID: syntheticID(ax.NodeID), World: it.world}
+		ident = Key{Scope: it.scope, BackendNodeID: syntheticID(ax.NodeID), World: it.world, Frame: it.frame}
 		for b.used[ident] {
 			ident.BackendNodeID--
 		}

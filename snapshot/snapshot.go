@@ -94,6 +94,10 @@ type Frame struct {
 	// script's own reference numbers for the DOM nodes, and their Keys
 	// carry World so that the browser side resolves them through it.
 	World string `json:"world,omitempty"`
+	// ID is the CDP id of the frame, when the browser side knows it: the
+	// Keys of the frame's nodes carry it, so that what acts on a node
+	// knows the frame it acts in (the sensitive page guard).
+	ID string `json:"id,omitempty"`
 }
 
 // Key identifies one DOM node across snapshots of a page: the Scope of the
@@ -107,6 +111,8 @@ type Key struct {
 	// Frame.World); BackendNodeID is then that number, not a backend DOM
 	// node id. Empty for nodes of Chromium's accessibility tree.
 	World string
+	// Frame is the CDP id of the node's frame (Frame.ID), "" when unknown.
+	Frame string
 }
 
 // Snapshot is one rendered view of the page.

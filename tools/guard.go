@@ -3,6 +3,7 @@ package tools
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -59,7 +60,7 @@ func sensitivePatterns(extra []string) browser.URLPatterns {
 // why the call was refused. A tool that runs the caller's JavaScript is
 // guarded on every page of a sensitive page's origin too: its script can
 // reach that page through fetch, an iframe or a window.open handle.
-func (s *Server) guard(ctx context.Context, t *Tool, p *browser.Page) error {
+func (s *Server) guard(ctx context.Context, t *Tool, p *browser.Page, args map[string]json.RawMessage) error {
 	if !s.opts.Guard.Sensitive || !t.Guarded {
 		return nil
 	}
@@ -67,13 +68,10 @@ func (s *Server) guard(ctx context.Context, t *Tool, p *browser.Page) error {
 	if pattern, ok := s.sensitive.Match(url); ok {
 		return s.confirm(ctx, fmt.Sprintf("%s on %s, which matches the sensitive page pattern %q", t.Name, url, pattern))
 	}
-	if !t.RunsCallerCode {
-		return nil
-	}
-	if pattern, ok := s.sensitive.MatchOrigin(url); ok {
+	if pattern, ok := s.sensitive.MatchOrigin(url); ok && t.RunsCallerCode {
 		return s.confirm(ctx, fmt.Sprintf("%s on %s, whose scripts can reach the pages of its origin that match the sensitive page pattern %q", t.Name, url, pattern))
 	}
-	return nil
+	return s.guardFrames(ctx, t, p, args)
 }
 
 // guardNavigation is guard for navigate_page and navigate, which are not

@@ -58,27 +58,27 @@ func inputTools() []*Tool {
 	return []*Tool{
 		define(Tool{
 			Name: "click", Description: "Clicks an element (by snapshot uid) at the centre of its visible box, and waits for what the click caused.",
-			Category: CategoryInput, Scope: ScopePage, Guarded: true,
+			Category: CategoryInput, Scope: ScopePage, Guarded: true, Lands: LandsOnElements,
 		}, click),
 		define(Tool{
 			Name: "click_at", Description: "Clicks at page coordinates (CSS pixels of the viewport), as seen on a screenshot.",
-			Category: CategoryInput, Scope: ScopePage, Guarded: true, Condition: ConditionExperimentalVision,
+			Category: CategoryInput, Scope: ScopePage, Guarded: true, Lands: LandsAtPoint, Condition: ConditionExperimentalVision,
 		}, clickAt),
 		define(Tool{
 			Name: "hover", Description: "Moves the mouse over an element.",
-			Category: CategoryInput, Scope: ScopePage, Guarded: true,
+			Category: CategoryInput, Scope: ScopePage, Guarded: true, Lands: LandsOnElements,
 		}, hover),
 		define(Tool{
 			Name: "drag", Description: "Drags an element onto another (mouse drag and HTML5 drag and drop).",
-			Category: CategoryInput, Scope: ScopePage, Guarded: true,
+			Category: CategoryInput, Scope: ScopePage, Guarded: true, Lands: LandsOnElements,
 		}, drag),
 		define(Tool{
 			Name: "fill", Description: "Types a value into a text field or contenteditable, picks a select option (label or value), or sets a checkbox/radio (\"true\"/\"false\").",
-			Category: CategoryInput, Scope: ScopePage, Guarded: true,
+			Category: CategoryInput, Scope: ScopePage, Guarded: true, Lands: LandsOnElements,
 		}, fill),
 		define(Tool{
 			Name: "fill_form", Description: "Fills several form elements at once, as fill does for each.",
-			Category: CategoryInput, Scope: ScopePage, Guarded: true,
+			Category: CategoryInput, Scope: ScopePage, Guarded: true, Lands: LandsOnElements,
 		}, fillForm),
 		define(Tool{
 			Name: "type_text", Description: "Types text key by key into the focused element, then optionally presses a submit key.",
@@ -90,7 +90,7 @@ func inputTools() []*Tool {
 		}, pressKey),
 		define(Tool{
 			Name: "upload_file", Description: "Uploads local files through a file input, or the file chooser an element opens.",
-			Category: CategoryInput, Scope: ScopePage, Guarded: true,
+			Category: CategoryInput, Scope: ScopePage, Guarded: true, Lands: LandsOnElements,
 		}, uploadFile),
 		define(Tool{
 			Name: "handle_dialog", Description: "Accepts or dismisses the open alert, confirm, prompt or beforeunload dialog.",

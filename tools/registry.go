@@ -57,6 +57,10 @@ type Tool struct {
 	// Guarded marks a page tool that changes the page: on a sensitive page
 	// it needs the user's confirmation. Reading tools are never blocked.
 	Guarded bool
+	// Lands says where a guarded tool acts: in the frame of its uid
+	// arguments' elements, at its x, y point, or (the default) anywhere in
+	// the page. The sensitive page guard checks those frames' URLs.
+	Lands Lands
 	// IgnoresDialog lets a page tool run while a JavaScript dialog blocks
 	// the page; other page tools are refused then, pointing to handle_dialog.
 	IgnoresDialog bool
@@ -607,7 +611,7 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 		if d := p.Dialog(); d != nil && !t.IgnoresDialog {
 			return fmt.Errorf("a %s dialog is open on the page (%q) and blocks it; call handle_dialog to accept or dismiss it first", d.Type, d.Message)
 		}
-		if err := s.guard(ctx, t, p); err != nil {
+		if err := s.guard(ctx, t, p, args); err != nil {
 			return err
 		}
 	}

@@ -105,7 +105,7 @@ func (sn Snapshots) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame,
 	if threshold >= 0 {
 		nodes, err := readByScript(ctx, s, fr.ID, threshold)
 		if err == nil && nodes != nil {
-			return &snapshot.Frame{Scope: s.ID, Nodes: nodes, World: fr.ID}, nil
+			return &snapshot.Frame{Scope: s.ID, Nodes: nodes, World: fr.ID, ID: fr.ID}, nil
 		}
 		if err != nil {
 			sn.page.browser.m.log.Info("snapshot: reading the frame in the page failed, using Chrome's accessibility tree", "page", sn.page.ID, "err", err)
@@ -115,7 +115,7 @@ func (sn Snapshots) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame,
 	if err != nil {
 		return nil, fmt.Errorf("snapshot of frame %s: %w", fr.URL, err)
 	}
-	return &snapshot.Frame{Scope: s.ID, Nodes: ax.Nodes}, nil
+	return &snapshot.Frame{Scope: s.ID, Nodes: ax.Nodes, ID: fr.ID}, nil
 }
 
 // frameTree returns the frames of session s's process, with the
