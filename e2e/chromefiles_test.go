@@ -3,7 +3,9 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,4 +65,45 @@ func TestUploadedFilesCannotBeSwappedOut(t *testing.T) {
 	if _, err := os.Stat(filepath.Dir(filepath.Dir(copies[0]))); err == nil {
 		t.Errorf("the copies are still in %s after the server exited", tmp)
 	}
+}
+
+// TestExtensionFilesCannotBeSwappedOut installs an extension from inside
+// the roots, then swaps one of its folders for a symlink out of them:
+// Chrome reads an extension's files while it runs, and must keep reading
+// the ones that were checked.
+func TestExtensionFilesCannotBeSwappedOut(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	ext := filepath.Join(root, "ext")
+	if err := os.CopyFS(ext, os.DirFS("testdata/extension")); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(ext, "data"), 0o700)
+	os.WriteFile(filepath.Join(ext, "data", "info.txt"), []byte("inside-extension"), 0o600)
+	os.WriteFile(filepath.Join(outside, "info.txt"), []byte("OUTSIDE-EXTENSION"), 0o600)
+	s := startServer(t, append(headless, "--categoryExtensions", "--filesystemRoot="+root)...)
+	installed := s.ok("install_extension", map[string]any{"path": ext})
+	id := regexp.MustCompile(`Id: ([a-p]{32})`).FindStringSubmatch(installed)[1]
+	if err := os.Rename(filepath.Join(ext, "data"), filepath.Join(root, "data.old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ext, "data")); err != nil {
+		t.Fatal(err)
+	}
+	var sw string
+	eventually(t, "the extension's service worker", func() bool {
+		m := regexp.MustCompile(`(?m)^(sw-\d+): chrome-extension://` + id + `/`).FindStringSubmatch(s.ok("list_pages", nil))
+		if m != nil {
+			sw = m[1]
+		}
+		return m != nil
+	})
+	out := s.ok("evaluate_script", map[string]any{"function": "async () => (await fetch(chrome.runtime.getURL('data/info.txt'))).text()", "serviceWorkerId": sw})
+	if !strings.Contains(out, `"inside-extension"`) {
+		t.Fatalf("after the swap the extension read:\n%s", out)
+	}
+
+	// Reloading copies the folder again, as it is now: the link out is refused.
+	mustContain(t, s.fails("reload_extension", map[string]any{"id": id}), "was not reloaded", "data", "leads out of the folder")
+	// A folder holding a link out of the roots is refused at install too.
+	mustContain(t, s.fails("install_extension", map[string]any{"path": ext}), "data", "leads out of the folder")
 }

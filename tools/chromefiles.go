@@ -2,13 +2,17 @@ package tools
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 )
 
 // Chrome opens the files of upload_file and install_extension itself, and
@@ -143,4 +147,158 @@ func copyFile(ctx context.Context, dst *os.Root, rel string, src *os.File, budge
 func tooBig(size int64) error {
 	return fmt.Errorf("too big to copy (%.1f MiB; at most %s per call): the browser gets a copy of what was checked, so that the file cannot be swapped before it reads it. Use smaller files, or start the server with --allowUnrestrictedPaths to let the browser read files in place",
 		float64(size)/(1<<20), byteBudget(maxCopyBytes))
+}
+
+// maxExtensionDepth bounds how deep an extension folder's copy nests,
+// which also ends a loop of symbolic links to folders.
+const maxExtensionDepth = 32
+
+// extensionCopies remembers which extension folder each copy given to a
+// browser was made from, so that reload_extension copies the folder
+// again and list_extensions shows it. Copies are made one at a time.
+type extensionCopies struct {
+	mu      sync.Mutex
+	sources map[string]string // copy's path -> the folder's resolved path
+}
+
+// source returns the folder the copy at dir was made from.
+func (x *extensionCopies) source(dir string) (string, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	src, ok := x.sources[dir]
+	return src, ok
+}
+
+// extensionDir returns the folder to give the browser for the unpacked
+// extension folder at path: while paths are confined, a copy of the whole
+// tree made through the check's directory handle into the browser's
+// private directory (symbolic links followed only inside the folder,
+// regular files and folders only, bounded in size and count). The copy of
+// one folder always lands at the same path for one browser, so that the
+// extension keeps its id (Chrome derives it from the path) when it is
+// installed or reloaded again.
+func (c *Call) extensionDir(ctx context.Context, arg, path string) (string, error) {
+	if c.guard().unrestricted {
+		return filepath.Abs(path) // nothing to confine: Chrome reads the folder in place
+	}
+	p, err := c.guard().placeFollowing(ctx, arg, path, true)
+	if err != nil {
+		return "", err
+	}
+	defer p.close()
+	src, err := p.root.OpenRoot(p.rel)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s is not a folder that can be opened: %w", arg, path, err)
+	}
+	defer src.Close()
+	dst, err := c.Browser.FilesDir()
+	if err != nil {
+		return "", err
+	}
+	x := &c.Server.extensions
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	sum := sha256.Sum256([]byte(p.path))
+	name := "extension-" + strconv.FormatUint(binary.BigEndian.Uint64(sum[:]), 10)
+	part := name + ".part-" + strconv.FormatUint(rand.Uint64(), 10)
+	if err := dst.Mkdir(part, 0o700); err != nil {
+		return "", fmt.Errorf("copy for the browser: %w", err)
+	}
+	defer dst.RemoveAll(part) // after the rename, a no-op
+	base := filepath.Base(p.path)
+	if base == "." || base == string(filepath.Separator) {
+		base = "extension"
+	}
+	if err := dst.Mkdir(filepath.Join(part, base), 0o700); err != nil {
+		return "", fmt.Errorf("copy for the browser: %w", err)
+	}
+	if err := copyTree(ctx, src, ".", dst, filepath.Join(part, base), 0, newCopyBudget()); err != nil {
+		return "", fmt.Errorf("%s: copy the extension folder %s for the browser: %w", arg, path, err)
+	}
+	if err := dst.RemoveAll(name); err != nil {
+		return "", fmt.Errorf("copy for the browser: %w", err)
+	}
+	if err := dst.Rename(part, name); err != nil {
+		return "", fmt.Errorf("copy for the browser: %w", err)
+	}
+	dir := filepath.Join(dst.Name(), name, base)
+	if x.sources == nil {
+		x.sources = map[string]string{}
+	}
+	x.sources[dir] = p.path
+	return dir, nil
+}
+
+// copyTree copies the folder rel of src into the existing folder to of
+// dst, depth folders down from the top.
+func copyTree(ctx context.Context, src *os.Root, rel string, dst *os.Root, to string, depth int, budget *copyBudget) error {
+	if depth > maxExtensionDepth {
+		return fmt.Errorf("%s nests more than %d folders deep (a loop of symbolic links?)", rel, maxExtensionDepth)
+	}
+	d, err := src.Open(rel)
+	if err != nil {
+		return err
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if budget.entries--; budget.entries < 0 {
+			return fmt.Errorf("it holds more than %d files and folders, the most that is copied; start the server with --allowUnrestrictedPaths to let the browser read the folder in place", maxExtensionEntries)
+		}
+		name := filepath.Join(rel, e.Name())
+		fi, err := src.Lstat(name)
+		if err != nil {
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			if fi, err = src.Stat(name); isSymlinkLoop(err) {
+				return fmt.Errorf("%s goes through too many symbolic links (a loop?); refusing to copy it", name)
+			} else if err != nil {
+				return fmt.Errorf("%s is a symbolic link that leads out of the folder or nowhere; refusing to copy it (%w)", name, err)
+			}
+		}
+		switch {
+		case fi.IsDir():
+			if err := dst.Mkdir(filepath.Join(to, name), 0o700); err != nil {
+				return err
+			}
+			if err := copyTree(ctx, src, name, dst, to, depth+1, budget); err != nil {
+				return err
+			}
+		case fi.Mode().IsRegular():
+			if err := copyTreeFile(ctx, src, name, dst, filepath.Join(to, name), budget); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("%s is %s; an extension folder may hold only files and folders", name, kind(fi.Mode()))
+		}
+	}
+	return nil
+}
+
+// copyTreeFile copies the regular file name of src to the new file to of
+// dst, opening it without blocking and refusing anything else found there.
+func copyTreeFile(ctx context.Context, src *os.Root, name string, dst *os.Root, to string, budget *copyBudget) error {
+	f, err := src.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is %s; an extension folder may hold only files and folders", name, kind(fi.Mode()))
+	}
+	if fi.Size() > budget.bytes {
+		return tooBig(fi.Size())
+	}
+	return copyFile(ctx, dst, to, f, budget)
 }

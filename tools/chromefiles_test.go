@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -80,5 +81,96 @@ func TestUnrestrictedUploadsAreReadInPlace(t *testing.T) {
 	got, err := c.browserPaths(context.Background(), "filePaths", []string{filepath.Join(dir, "link.txt")})
 	if err != nil || len(got) != 1 || got[0] != resolve(src) {
 		t.Errorf("unrestricted upload paths %v, %v; want [%s]", got, err, resolve(src))
+	}
+}
+
+// copyExtension copies the folder src with copyTree into a new directory
+// and returns that directory.
+func copyExtension(t *testing.T, src string, budget *copyBudget) (string, error) {
+	t.Helper()
+	s, err := os.OpenRoot(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	out := t.TempDir()
+	d, err := os.OpenRoot(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	return out, noHang(t, "copying "+src, func() error { return copyTree(context.Background(), s, ".", d, ".", 0, budget) })
+}
+
+func TestExtensionFoldersAreCopiedInsideTheirTree(t *testing.T) {
+	ext, outside := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(ext, "js", "lib"), 0o700)
+	os.WriteFile(filepath.Join(ext, "manifest.json"), []byte("{}"), 0o644)
+	os.WriteFile(filepath.Join(ext, "js", "lib", "a.js"), []byte("a"), 0o644)
+	os.Symlink("lib/a.js", filepath.Join(ext, "js", "alias.js")) // inside: copied as a file
+	os.Symlink("js/lib", filepath.Join(ext, "libs"))             // a folder inside: copied
+	out, err := copyExtension(t, ext, newCopyBudget())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"manifest.json", "js/lib/a.js", "js/alias.js", "libs/a.js"} {
+		fi, err := os.Lstat(filepath.Join(out, name))
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
+			t.Errorf("copy of %s: %v %v, want a regular 0600 file", name, fi, err)
+		}
+	}
+
+	// Links out of the tree, special files, loops and too many entries are
+	// refused with a message naming the entry.
+	os.Symlink(outside, filepath.Join(ext, "out"))
+	if _, err := copyExtension(t, ext, newCopyBudget()); err == nil || !strings.Contains(err.Error(), "out is a symbolic link that leads out of the folder") {
+		t.Errorf("a link out of the folder: %v", err)
+	}
+	os.Remove(filepath.Join(ext, "out"))
+	os.Symlink("..", filepath.Join(ext, "js", "up")) // a loop
+	if _, err := copyExtension(t, ext, newCopyBudget()); err == nil || !strings.Contains(err.Error(), "loop") {
+		t.Errorf("a loop of links: %v", err)
+	}
+	os.Remove(filepath.Join(ext, "js", "up"))
+	syscall.Mkfifo(filepath.Join(ext, "pipe"), 0o600)
+	if _, err := copyExtension(t, ext, newCopyBudget()); err == nil || !strings.Contains(err.Error(), "pipe is a named pipe") {
+		t.Errorf("a FIFO in the folder: %v", err)
+	}
+	os.Remove(filepath.Join(ext, "pipe"))
+	if _, err := copyExtension(t, ext, &copyBudget{bytes: maxCopyBytes, entries: 3}); err == nil || !strings.Contains(err.Error(), "more than 20000 files and folders") {
+		t.Errorf("too many entries: %v", err)
+	}
+	if _, err := copyExtension(t, ext, &copyBudget{bytes: 3, entries: 100}); err == nil || !strings.Contains(err.Error(), "too big") {
+		t.Errorf("too many bytes: %v", err)
+	}
+}
+
+// TestExtensionFolderSwappedAfterTheCheck swaps a folder of the extension
+// for a link out of the roots after the path check, before the copy.
+func TestExtensionFolderSwappedAfterTheCheck(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	ext := filepath.Join(root, "ext")
+	os.MkdirAll(filepath.Join(ext, "js"), 0o700)
+	os.WriteFile(filepath.Join(ext, "js", "a.js"), []byte("inside"), 0o600)
+	os.WriteFile(filepath.Join(outside, "a.js"), []byte("outside"), 0o600)
+	c := confinedCall(t, root)
+	p, err := c.guard().placeFollowing(context.Background(), "path", ext, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.close()
+	src, err := p.root.OpenRoot(p.rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	os.Rename(filepath.Join(ext, "js"), filepath.Join(root, "js.old"))
+	os.Symlink(outside, filepath.Join(ext, "js"))
+	out := t.TempDir()
+	d, _ := os.OpenRoot(out)
+	defer d.Close()
+	err = copyTree(context.Background(), src, ".", d, ".", 0, newCopyBudget())
+	if data, _ := os.ReadFile(filepath.Join(out, "js", "a.js")); string(data) == "outside" || err == nil {
+		t.Errorf("the copy followed the swapped-in link: %q, %v", data, err)
 	}
 }

@@ -41,7 +41,11 @@ type installExtensionArgs struct {
 
 // installExtension runs install_extension.
 func installExtension(ctx context.Context, c *Call, args *installExtensionArgs) error {
-	id, err := loadUnpacked(ctx, c, args.Path)
+	dir, err := c.extensionDir(ctx, "path", args.Path)
+	if err != nil {
+		return err
+	}
+	id, err := loadUnpacked(ctx, c, dir, args.Path)
 	if err != nil {
 		return err
 	}
@@ -61,7 +65,11 @@ func listExtensions(ctx context.Context, c *Call, _ *noArgs) error {
 	}
 	structured := make([]extensionJSON, 0, len(exts))
 	for _, e := range exts {
-		structured = append(structured, extensionJSON{ID: e.ID, Name: e.Name, Version: e.Version, Path: e.Path, Enabled: e.Enabled})
+		path := e.Path
+		if src, ok := c.Server.extensions.source(e.Path); ok {
+			path = src // the folder, not the copy the browser reads
+		}
+		structured = append(structured, extensionJSON{ID: e.ID, Name: e.Name, Version: e.Version, Path: path, Enabled: e.Enabled})
 		state := "Enabled"
 		if !e.Enabled {
 			state = "Disabled"
@@ -77,18 +85,27 @@ type reloadExtensionArgs struct {
 	ID string `json:"id" jsonschema:"Id of the extension to reload (see list_extensions)."`
 }
 
-// reloadExtension runs reload_extension.
+// reloadExtension runs reload_extension. An extension installed from a
+// copy (see Call.extensionDir) is copied again from its folder, checked
+// as install_extension checks it, before it is uninstalled.
 func reloadExtension(ctx context.Context, c *Call, args *reloadExtensionArgs) error {
 	e, err := extension(ctx, c, args.ID)
 	if err != nil {
 		return err
 	}
+	dir, folder := e.Path, e.Path
+	if src, ok := c.Server.extensions.source(e.Path); ok {
+		folder = src
+		if dir, err = c.extensionDir(ctx, "the extension's folder", src); err != nil {
+			return fmt.Errorf("extension %s was not reloaded: %w", e.ID, err)
+		}
+	}
 	if err := c.Browser.UninstallExtension(ctx, e.ID); err != nil {
 		return extensionsError(c, err)
 	}
-	id, err := loadUnpacked(ctx, c, e.Path)
+	id, err := loadUnpacked(ctx, c, dir, folder)
 	if err != nil {
-		return fmt.Errorf("extension %s was uninstalled but could not be loaded again; fix it and call install_extension with %s: %w", e.ID, e.Path, err)
+		return fmt.Errorf("extension %s was uninstalled but could not be loaded again; fix it and call install_extension with %s: %w", e.ID, folder, err)
 	}
 	c.Resp.Linef("Extension reloaded. Id: %s", id)
 	return nil
@@ -136,15 +153,19 @@ func uninstallExtension(ctx context.Context, c *Call, args *uninstallExtensionAr
 	return nil
 }
 
-// loadUnpacked installs the extension in dir and returns its id.
-func loadUnpacked(ctx context.Context, c *Call, dir string) (string, error) {
+// loadUnpacked installs the extension in dir (a copy of folder, or
+// folder itself) and returns its id.
+func loadUnpacked(ctx context.Context, c *Call, dir, folder string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", fmt.Errorf("extension path %s: %w", dir, err)
 	}
 	id, err := c.Browser.LoadUnpackedExtension(ctx, abs)
 	if err != nil {
-		return "", fmt.Errorf("install the extension in %s: %w", abs, extensionsError(c, err))
+		if a, aerr := filepath.Abs(folder); aerr == nil {
+			folder = a
+		}
+		return "", fmt.Errorf("install the extension in %s: %w", folder, extensionsError(c, err))
 	}
 	return id, nil
 }

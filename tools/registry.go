@@ -461,9 +461,10 @@ type Server struct {
 	main     *session // the state of stdio and of sessions without their own browser
 	sessions sessions // the sessions with their own browser, by id
 
-	paths     pathGuard
-	sensitive browser.URLPatterns
-	heaps     *heapCache // the heap snapshots the analysis tools loaded
+	paths      pathGuard
+	sensitive  browser.URLPatterns
+	heaps      *heapCache      // the heap snapshots the analysis tools loaded
+	extensions extensionCopies // the extension folders copied for browsers
 }
 
 // all is every tool declared in this package, in listing order.
