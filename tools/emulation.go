@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,7 @@ type emulateArgs struct {
 	PrefersReducedMotion string  `json:"prefersReducedMotion,omitempty" enum:"reduce,no-preference,auto" jsonschema:"prefers-reduced-motion; auto or omitted: the browser's own."`
 	Viewport             string  `json:"viewport,omitempty" jsonschema:"Device viewport as <width>x<height>x<devicePixelRatio>[,mobile][,touch][,landscape], e.g. 390x844x3,mobile,touch. Omit to clear."`
 	ExtraHTTPHeaders     string  `json:"extraHttpHeaders,omitempty" jsonschema:"JSON object of headers for every request, e.g. {\"X-A\": \"1\"}; \"\" clears them."`
+	DownloadPath         string  `json:"downloadPath,omitempty" path:"empty" jsonschema:"Directory (created if missing) to save the page's downloads in. Omit or empty: downloads are refused."`
 
 	headersGiven bool // extraHttpHeaders was in the call
 }
@@ -162,7 +164,7 @@ func parseHeaders(s string) (map[string]string, error) {
 func emulationTools() []*Tool {
 	return []*Tool{
 		define(Tool{
-			Name: "emulate", Description: "Emulates network and CPU throttling, geolocation, user agent, media features, a device viewport and extra headers on the page. Each call sets them all: what it leaves out is turned off, except extra headers. They last across navigations.",
+			Name: "emulate", Description: "Emulates network and CPU throttling, geolocation, user agent, media features, a device viewport and extra headers on the page, and lets it download files into a directory. Each call sets them all: what it leaves out is turned off, except extra headers. They last across navigations.",
 			Category: CategoryEmulation, Scope: ScopePage,
 		}, emulate),
 		define(Tool{
@@ -178,8 +180,16 @@ func emulate(ctx context.Context, c *Call, args *emulateArgs) error {
 	if err != nil {
 		return err
 	}
+	if args.DownloadPath != "" {
+		if e.Downloads, err = c.downloadDir(ctx, args.DownloadPath); err != nil {
+			return err
+		}
+	}
 	reload, err := c.Page.Emulator().Emulate(ctx, e)
 	if err != nil {
+		if e.Downloads != nil {
+			e.Downloads.Root.Close()
+		}
 		return err
 	}
 	if reload && c.Page.Info().URL != "about:blank" {
@@ -197,6 +207,62 @@ func emulate(ctx context.Context, c *Call, args *emulateArgs) error {
 		c.Resp.Linef("Emulation updated: the page emulates nothing.")
 	}
 	return nil
+}
+
+// downloadDir checks the directory path, creates it when missing (0700)
+// and opens it: the page's downloads are saved through that handle, so
+// the directory stays the one checked even if its path is later swapped
+// for a link.
+func (c *Call) downloadDir(ctx context.Context, path string) (*browser.DownloadDir, error) {
+	p, err := c.place(ctx, "downloadPath", path)
+	if err != nil {
+		return nil, err
+	}
+	defer p.close()
+	if err := p.root.MkdirAll(p.rel, 0o700); err != nil {
+		return nil, fmt.Errorf("downloadPath: create %s: %w", p.path, err)
+	}
+	root, err := p.root.OpenRoot(p.rel)
+	if err != nil {
+		return nil, fmt.Errorf("downloadPath: open %s: %w", p.path, err)
+	}
+	return &browser.DownloadDir{Root: root, Path: p.path}, nil
+}
+
+// downloadNotes tells the agent about the downloads that ended since the
+// last answer: where each was saved, or why it was not.
+func downloadNotes(c *Call, done []browser.Download) {
+	for _, d := range done {
+		// The page chose the name: quoted, and cut, it cannot pass for
+		// the server's words.
+		name := d.Suggested
+		if r := []rune(name); len(r) > 100 {
+			name = string(r[:100]) + "…"
+		}
+		if d.Err != nil {
+			c.Resp.Linef("Note: a download of page %d (%q) was not saved: %v.", d.PageID, name, d.Err)
+			continue
+		}
+		saved := filepath.Base(d.Path)
+		renamed := ""
+		if d.Renamed {
+			renamed = fmt.Sprintf("; the page named it %q", name)
+		}
+		c.Resp.Linef("Downloaded %s (%s) from page %d to %s%s.", saved, byteCount(d.Size), d.PageID, d.Path, renamed)
+	}
+}
+
+// byteCount writes n bytes for people: "512 bytes", "1.5 KiB", "3.2 MiB".
+func byteCount(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	v, i := float64(n)/unit, 0
+	for ; v >= unit && i < 3; i++ {
+		v /= unit
+	}
+	return fmt.Sprintf("%.1f %ciB", v, "KMGT"[i])
 }
 
 // resizePageArgs are resize_page's arguments.

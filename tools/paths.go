@@ -164,6 +164,9 @@ func (g *pathGuard) checkArgs(ctx context.Context, t *Tool, args map[string]json
 			paths = []string{one}
 		}
 		for _, p := range paths {
+			if p == "" && slices.Contains(t.noPath, name) {
+				continue
+			}
 			if _, err := g.check(ctx, name, p); err != nil {
 				return err
 			}

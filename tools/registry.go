@@ -75,6 +75,7 @@ type Tool struct {
 
 	args     reflect.Type // the handler's argument struct
 	paths    []string     // arguments tagged path:"", confined before the tool runs
+	noPath   []string     // of paths, those tagged path:"empty", where "" means none
 	schema   json.RawMessage
 	inSchema *jsonschema.Schema // what schema encodes, for withoutArgs
 	props    map[string]*jsonschema.Resolved
@@ -116,6 +117,7 @@ func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) e
 	t.args = reflect.TypeFor[P]()
 	applyEnums(s, t.args)
 	t.paths = pathArgs(t.Name, t.args)
+	t.noPath = emptyPathArgs(t.args)
 	if t.Scope == ScopePage {
 		if s.Properties == nil {
 			s.Properties = map[string]*jsonschema.Schema{}
@@ -239,6 +241,22 @@ func pathArgs(tool string, t reflect.Type) []string {
 		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		names = append(names, name)
+	}
+	return names
+}
+
+// emptyPathArgs returns the JSON names of the path arguments tagged
+// path:"empty": for them "" is no path but a value of its own (none, off),
+// which the confinement lets through.
+func emptyPathArgs(t reflect.Type) []string {
+	var names []string
+	for f := range t.Fields() {
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			names = append(names, emptyPathArgs(f.Type)...)
+		} else if f.Tag.Get("path") == "empty" {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			names = append(names, name)
+		}
 	}
 	return names
 }
@@ -564,6 +582,9 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 			err = fmt.Errorf("%w. %s", err, relaunchHint(c.attached()))
 		}
 		c.Resp.Error(err)
+	}
+	if c.Browser != nil {
+		downloadNotes(c, c.Browser.FinishedDownloads())
 	}
 	return c.Resp.result(ctx, c), nil
 }

@@ -257,6 +257,7 @@ type Browser struct {
 	firstID int           // the first page id handed out for this browser
 	filter  *urlFilter
 	facts   browserFacts // its version and default context
+	dl      downloads    // the downloads pages were allowed to make
 
 	// root is the session of browser-level commands and target events:
 	// "" for the connection's own, or, in a Scope's view, a session of
@@ -329,6 +330,7 @@ func (b *Browser) release() {
 	for _, p := range b.pageList() {
 		p.sessions().stopFollowing()
 	}
+	b.endDownloads(context.Background()) // a no-op after shutdown's
 }
 
 // shutdown closes the browser cleanly: a launched one is asked to close and
@@ -336,6 +338,7 @@ func (b *Browser) release() {
 // disconnected from.
 func (b *Browser) shutdown(ctx context.Context) {
 	b.endRecordings(ctx)
+	b.endDownloads(ctx)
 	if b.proc != nil && b.Alive() {
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		if err := cdp.BrowserClose.Do(cctx, b.rootSession()); err != nil {
@@ -446,6 +449,9 @@ func (b *Browser) removePage(targetID string) {
 	}
 	delete(b.pages, targetID)
 	p.markClosed()
+	if p.emu.get().Downloads != nil {
+		b.bg.Go(func(ctx context.Context) { b.pageDownloadsGone(ctx, p) })
+	}
 	if b.selected == p {
 		b.selected = nil
 		if ps := b.sortedLocked(); len(ps) > 0 {

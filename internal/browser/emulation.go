@@ -31,6 +31,8 @@ type Emulation struct {
 	Viewport                                                         *Viewport
 	// Headers are sent with every request of the page.
 	Headers map[string]string
+	// Downloads is where the page's downloads are saved; nil refuses them.
+	Downloads *DownloadDir
 }
 
 // Geolocation is an emulated position in degrees.
@@ -102,6 +104,9 @@ func (e Emulation) String() string {
 	}
 	if len(e.Headers) > 0 {
 		add("Sending extra HTTP headers: %s", strings.Join(slices.Sorted(maps.Keys(e.Headers)), ", "))
+	}
+	if e.Downloads != nil {
+		add("Saving downloads to %s", e.Downloads.Path)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -183,6 +188,9 @@ func (em Emulator) Emulate(ctx context.Context, e Emulation) (reload bool, err e
 		return false, em.undo(ctx, s, old, e, err)
 	}
 	em.page.emu.set(e)
+	if old.Downloads != nil && old.Downloads != e.Downloads {
+		old.Downloads.Root.Close()
+	}
 	em.page.sessions().synced() // every iframe attached so far gets e
 	for _, fs := range em.page.events.frameSessions() {
 		// A frame that goes away meanwhile needs no emulation, and says so
@@ -309,6 +317,12 @@ func (em Emulator) emulationSteps(s *cdp.Session, e Emulation, frame bool) []emu
 		steps = append(steps, step("geolocation", cdp.EmulationSetGeolocationOverride.With(cdp.SetGeolocationOverrideParams{Latitude: g.Latitude, Longitude: g.Longitude, Accuracy: 1})))
 	} else {
 		steps = append(steps, step("geolocation", cdp.EmulationClearGeolocationOverride))
+	}
+	if !frame {
+		// Downloads are the browser's to allow, for the page's context.
+		steps = append(steps, emulationStep{"downloadPath", func(ctx context.Context) error {
+			return em.page.browser.setPageDownloads(ctx, em.page, e.Downloads != nil)
+		}})
 	}
 	if v := e.Viewport; frame {
 		// The page's viewport sizes the frame.

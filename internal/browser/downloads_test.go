@@ -1,0 +1,72 @@
+package browser
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSafeFileNameStaysInTheDirectory feeds the names a hostile page
+// would suggest, should Chrome let them through, and checks that each
+// becomes one plain, visible file name.
+func TestSafeFileNameStaysInTheDirectory(t *testing.T) {
+	long := strings.Repeat("é", 300)
+	for suggested, want := range map[string]string{
+		"report.csv":           "report.csv",
+		"../../x":              "x",
+		`..\..\evil.bat`:       "evil.bat",
+		"/etc/passwd":          "passwd",
+		".bashrc":              "bashrc",
+		"...":                  "download",
+		"..":                   "download",
+		"":                     "download",
+		"dir/":                 "download",
+		"a\nDownloaded x.txt":  "aDownloaded x.txt",
+		"invoice\u202Etxt.exe": "invoicetxt.exe",
+		"name. . .":            "name",
+		" .hidden ":            "hidden",
+		"nul\x00byte":          "nulbyte",
+		long + ".pdf":          long[:maxFileName-4] + ".pdf",
+	} {
+		got := safeFileName(suggested)
+		if got != want {
+			t.Errorf("safeFileName(%q) = %q, want %q", suggested, got, want)
+		}
+		if filepath.Base(got) != got || len(got) > maxFileName {
+			t.Errorf("safeFileName(%q) = %q is not one short file name", suggested, got)
+		}
+	}
+}
+
+// TestCreateUniqueReplacesNothing checks that a download named like a file
+// already there, or like a symlink pointing out of the directory, gets a
+// new name, and that the file is readable only by the user.
+func TestCreateUniqueReplacesNothing(t *testing.T) {
+	dir, outside := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("mine"), 0o644)
+	os.Symlink(filepath.Join(outside, "target"), filepath.Join(dir, "a (2).txt"))
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	f, name, err := createUnique(root, "a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("download"))
+	f.Close()
+	if name != "a (3).txt" {
+		t.Errorf("saved as %q, want a (3).txt", name)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "mine" {
+		t.Errorf("the existing a.txt now holds %q", b)
+	}
+	if _, err := os.Lstat(filepath.Join(outside, "target")); err == nil {
+		t.Error("the download was written through the symlink, out of the directory")
+	}
+	if fi, _ := os.Stat(filepath.Join(dir, name)); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+}
