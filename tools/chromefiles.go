@@ -126,8 +126,11 @@ func copyFile(ctx context.Context, dst *os.Root, rel string, src *os.File, budge
 		budget.bytes -= n
 		if budget.bytes < 0 {
 			out.Close()
-			fi, _ := src.Stat()
-			return tooBig(fi.Size())
+			size := -budget.bytes // at least what is over the budget
+			if fi, err := src.Stat(); err == nil {
+				size = fi.Size()
+			}
+			return tooBig(size)
 		}
 		if errors.Is(err, io.EOF) {
 			break
@@ -145,9 +148,12 @@ func copyFile(ctx context.Context, dst *os.Root, rel string, src *os.File, budge
 
 // tooBig says why a file of size bytes is not copied.
 func tooBig(size int64) error {
-	return fmt.Errorf("too big to copy (%.1f MiB; at most %s per call): the browser gets a copy of what was checked, so that the file cannot be swapped before it reads it. Use smaller files, or start the server with --allowUnrestrictedPaths to let the browser read files in place",
-		float64(size)/(1<<20), byteBudget(maxCopyBytes))
+	return fmt.Errorf("too big to copy (%s): the browser gets a copy of what was checked, so that the file cannot be swapped before it reads it, and one call copies at most %s in all. Use smaller or fewer files, or start the server with --allowUnrestrictedPaths to let the browser read files in place",
+		mib(size), byteBudget(maxCopyBytes))
 }
+
+// mib formats n bytes in MiB with one decimal.
+func mib(n int64) string { return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB" }
 
 // maxExtensionDepth bounds how deep an extension folder's copy nests,
 // which also ends a loop of symbolic links to folders.
@@ -186,7 +192,7 @@ func (c *Call) extensionDir(ctx context.Context, arg, path string) (string, erro
 		return "", err
 	}
 	defer p.close()
-	src, err := p.root.OpenRoot(p.rel)
+	src, err := openFolder(p.root, p.rel)
 	if err != nil {
 		return "", fmt.Errorf("%s: %s is not a folder that can be opened: %w", arg, path, err)
 	}
@@ -229,13 +235,21 @@ func (c *Call) extensionDir(ctx context.Context, arg, path string) (string, erro
 	return dir, nil
 }
 
+// openFolder opens the folder rel of root as a root of its own. A FIFO
+// there fails at once: os.Root.OpenRoot opens its last component without
+// O_DIRECTORY, which blocks on a FIFO, so rel gets a last component "."
+// and is itself opened as a directory on the way.
+func openFolder(root *os.Root, rel string) (*os.Root, error) {
+	return root.OpenRoot(rel + string(filepath.Separator) + ".")
+}
+
 // copyTree copies the folder rel of src into the existing folder to of
 // dst, depth folders down from the top.
 func copyTree(ctx context.Context, src *os.Root, rel string, dst *os.Root, to string, depth int, budget *copyBudget) error {
 	if depth > maxExtensionDepth {
 		return fmt.Errorf("%s nests more than %d folders deep (a loop of symbolic links?)", rel, maxExtensionDepth)
 	}
-	d, err := src.Open(rel)
+	d, err := src.OpenFile(rel, os.O_RDONLY|nonBlock, 0) // a FIFO swapped in must not block
 	if err != nil {
 		return err
 	}

@@ -173,4 +173,34 @@ func TestExtensionFolderSwappedAfterTheCheck(t *testing.T) {
 	if data, _ := os.ReadFile(filepath.Join(out, "js", "a.js")); string(data) == "outside" || err == nil {
 		t.Errorf("the copy followed the swapped-in link: %q, %v", data, err)
 	}
+
+	// A FIFO swapped in for a folder is refused without blocking.
+	os.Remove(filepath.Join(ext, "js"))
+	syscall.Mkfifo(filepath.Join(ext, "js"), 0o600)
+	if err := noHang(t, "copying a FIFO as a folder", func() error { return copyTree(context.Background(), src, "js", d, ".", 0, newCopyBudget()) }); err == nil {
+		t.Error("a FIFO was copied as a folder")
+	}
+	if err := noHang(t, "opening a FIFO as the folder", func() error {
+		r, err := openFolder(src, "js")
+		if err == nil {
+			r.Close()
+		}
+		return err
+	}); err == nil {
+		t.Error("a FIFO was opened as the extension folder")
+	}
+}
+
+// TestARootThatIsAFIFODoesNotBlock checks an allowed directory that is a
+// FIFO (a client root planted as one): using it is refused at once.
+func TestARootThatIsAFIFODoesNotBlock(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "work")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := confinedCall(t, fifo)
+	err := noHang(t, "reading the FIFO root", func() error { _, err := c.readFile(context.Background(), "sourcePath", fifo); return err })
+	if err == nil || !strings.Contains(err.Error(), "not a directory") {
+		t.Errorf("reading a root that is a FIFO: %v", err)
+	}
 }

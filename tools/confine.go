@@ -43,6 +43,11 @@ func (g *pathGuard) placeFollowing(ctx context.Context, arg, path string, follow
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
+	// os.OpenRoot blocks on a FIFO: an allowed "directory" that is one
+	// (a client root planted as a FIFO) is refused before it is opened.
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("%s: the allowed directory %s is not a directory (%s)", arg, dir, kind(fi.Mode()))
+	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: open %s: %w", arg, dir, err)
