@@ -36,7 +36,7 @@ const copyChunk = 16 << 20
 // copyBudget is what a call may still copy for the browser.
 type copyBudget struct {
 	bytes   int64
-	entries int // files and folders; used by extension folders
+	entries int // files, and folders of an extension
 }
 
 // newCopyBudget is the budget of one call.
@@ -55,6 +55,9 @@ func (c *Call) browserPaths(ctx context.Context, arg string, paths []string) ([]
 	out := make([]string, len(paths))
 	budget := newCopyBudget()
 	var dst *os.Root
+	if len(paths) > budget.entries && !c.guard().unrestricted {
+		return nil, fmt.Errorf("%s names %d files; one call copies at most %d for the browser", arg, len(paths), budget.entries)
+	}
 	for i, path := range paths {
 		f, err := c.openFile(ctx, arg, path)
 		if err != nil {

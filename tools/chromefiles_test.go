@@ -204,3 +204,15 @@ func TestARootThatIsAFIFODoesNotBlock(t *testing.T) {
 		t.Errorf("reading a root that is a FIFO: %v", err)
 	}
 }
+
+func TestUploadsAreBoundedInNumber(t *testing.T) {
+	root := t.TempDir()
+	paths := make([]string, maxExtensionEntries+1)
+	for i := range paths {
+		paths[i] = filepath.Join(root, "a.txt")
+	}
+	_, err := confinedCall(t, root).browserPaths(context.Background(), "filePaths", paths)
+	if err == nil || !strings.Contains(err.Error(), "at most 20000") {
+		t.Errorf("uploading %d files: %v", len(paths), err)
+	}
+}
