@@ -61,15 +61,16 @@ func listConsoleMessages(ctx context.Context, c *Call, args *listConsoleMessages
 	structured := make([]consoleMessageJSON, 0, len(shown))
 	for _, g := range shown {
 		m := g.first
-		line := fmt.Sprintf("msgid=%d [%s] %s (%d args)", m.ID, m.Type, m.Text, len(m.Args))
-		js := consoleMessageJSON{Type: m.Type, Text: m.Text, ArgsCount: len(m.Args), ID: m.ID}
+		msg := c.pageText(m.Text)
+		line := fmt.Sprintf("msgid=%d [%s] %s (%d args)", m.ID, m.Type, msg, len(m.Args))
+		js := consoleMessageJSON{Type: m.Type, Text: msg, ArgsCount: len(m.Args), ID: m.ID}
 		if g.count > 1 {
 			line += fmt.Sprintf(" [%d times]", g.count)
 			js.Count = g.count
 		}
 		c.Resp.Linef("%s", line)
 		if args.IncludeStackTraces && m.Stack != nil {
-			stack := stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.Collected().MapFrame(ctx, f) })
+			stack := consoleStack(ctx, c, m)
 			for _, l := range stack {
 				c.Resp.Linef("  %s", l)
 			}
@@ -96,19 +97,20 @@ func getConsoleMessage(ctx context.Context, c *Call, args *getConsoleMessageArgs
 		return err
 	}
 	c.Resp.Linef("ID: %d", m.ID)
-	c.Resp.Linef("Message: %s> %s", m.Type, m.Text)
-	detail := consoleMessageDetail{ID: m.ID, Type: m.Type, Text: m.Text, ArgsCount: len(m.Args), Args: []string{}}
+	msg := c.pageText(m.Text)
+	c.Resp.Linef("Message: %s> %s", m.Type, msg)
+	detail := consoleMessageDetail{ID: m.ID, Type: m.Type, Text: msg, ArgsCount: len(m.Args), Args: []string{}}
 	if len(m.Args) > 0 {
 		c.Resp.Linef("### Arguments")
 		for i := range m.Args {
-			arg := c.Page.Collected().ArgJSON(ctx, m, i)
+			arg := c.pageText(c.Page.Collected().ArgJSON(ctx, m, i))
 			c.Resp.Linef("Arg #%d: %s", i, arg)
 			detail.Args = append(detail.Args, arg)
 		}
 	}
 	if m.Stack != nil {
 		c.Resp.Linef("### Stack trace")
-		stack := stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame { return c.Page.Collected().MapFrame(ctx, f) })
+		stack := consoleStack(ctx, c, m)
 		for _, l := range stack {
 			c.Resp.Linef("%s", l)
 		}
@@ -117,6 +119,16 @@ func getConsoleMessage(ctx context.Context, c *Call, args *getConsoleMessageArgs
 	}
 	c.Resp.Set("consoleMessage", detail)
 	return nil
+}
+
+// consoleStack renders m's stack trace, its frames moved to their original
+// sources, their URLs redacted as the call shows page text.
+func consoleStack(ctx context.Context, c *Call, m *browser.ConsoleMessage) []string {
+	return stackLines(m.Stack, func(f browser.CallFrame) browser.CallFrame {
+		f = c.Page.Collected().MapFrame(ctx, f)
+		f.URL = c.pageText(f.URL)
+		return f
+	})
 }
 
 // messageGroup is a run of identical consecutive messages.

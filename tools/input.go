@@ -30,8 +30,9 @@ func act(ctx context.Context, c *Call, includeSnapshot bool, done string, action
 // report tells the agent what an action caused besides its own result:
 // dialogs answered for it, a navigation, errors thrown or logged.
 func report(c *Call, rep browser.ActionReport) {
+	// Dialog messages and errors are page text.
 	for _, a := range rep.Answered {
-		c.Resp.Linef("%s", a)
+		c.Resp.Linef("%s", c.pageText(a))
 	}
 	if rep.Navigated != "" {
 		if rep.LoadTimedOut {
@@ -43,7 +44,7 @@ func report(c *Call, rep browser.ActionReport) {
 	if len(rep.Errors) > 0 {
 		c.Resp.Linef("Errors while the action ran:")
 		for _, e := range rep.Errors {
-			c.Resp.Linef("- %s", e)
+			c.Resp.Linef("- %s", c.pageText(e))
 		}
 	}
 }
@@ -295,7 +296,7 @@ func handleDialog(ctx context.Context, c *Call, args *handleDialogArgs) error {
 	if err != nil {
 		return err
 	}
-	c.Resp.Linef("Successfully %sed the %s dialog %q.", args.Action, d.Type, d.Message)
+	c.Resp.Linef("Successfully %sed the %s dialog %q.", args.Action, d.Type, c.pageText(d.Message))
 	// The dialog may have been what kept a navigation or a popup from
 	// showing: the pages list tells the agent where it stands now.
 	c.Resp.IncludePages()

@@ -100,7 +100,7 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	if r.HasPostData {
 		body, err := c.Page.Collected().RequestBody(ctx, orig)
 		if redact && err == nil {
-			body = redactBody(body, header(orig.RequestHeaders, "Content-Type"))
+			body = redactRequestBody(body, header(orig.RequestHeaders, "Content-Type"))
 		}
 		c.Resp.Linef("### Request Body")
 		writeBody(ctx, c, body, false, err, "requestFilePath", args.RequestFilePath)

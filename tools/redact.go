@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
@@ -153,14 +154,19 @@ func redactPairs(s string) (string, bool) {
 }
 
 // redactBody hides credentials in a request or response body: the values
-// of sensitive fields in a form (application/x-www-form-urlencoded) and of
-// sensitive keys anywhere in JSON. Other bodies are returned as they are.
+// of sensitive fields in a form (application/x-www-form-urlencoded, and
+// multipart/form-data, see redactMultipart) and of sensitive keys anywhere
+// in JSON. Other bodies are returned as they are.
 func redactBody(body []byte, contentType string) []byte {
-	mt, _, _ := mime.ParseMediaType(contentType)
+	mt, params, _ := mime.ParseMediaType(contentType)
 	switch {
 	case mt == "application/x-www-form-urlencoded":
 		if out, ok := redactPairs(string(body)); ok {
 			return []byte(out)
+		}
+	case mt == "multipart/form-data":
+		if out, ok := redactMultipart(body, params["boundary"]); ok {
+			return out
 		}
 	case mt == "application/json" || strings.HasSuffix(mt, "+json") || json.Valid(body) && len(bytes.TrimSpace(body)) > 0 && strings.ContainsAny(string(bytes.TrimSpace(body)[:1]), "{["):
 		dec := json.NewDecoder(bytes.NewReader(body))
@@ -179,6 +185,21 @@ func redactBody(body []byte, contentType string) []byte {
 			return body
 		}
 		return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	}
+	return body
+}
+
+// redactRequestBody is redactBody for a request body, which a page
+// composed: a text body that is neither a form nor JSON has its
+// credentials hidden as free text is (see redactText).
+func redactRequestBody(body []byte, contentType string) []byte {
+	out := redactBody(body, contentType)
+	mt, _, _ := mime.ParseMediaType(contentType)
+	if !bytes.Equal(out, body) || mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data" || !utf8.Valid(body) {
+		return out
+	}
+	if t := redactText(string(body)); t != string(body) {
+		return []byte(t)
 	}
 	return body
 }

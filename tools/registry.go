@@ -568,7 +568,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	callCtx := ctx
 	if c.watched != nil {
 		ctx = c.watched
-		err = stoppedBy(ctx, err)
+		err = c.redactDialog(stoppedBy(ctx, err))
 	}
 	err = browserGone(callCtx, c, err)
 	if err != nil {
@@ -631,7 +631,7 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 		ctx, c.watched = wctx, wctx
 		c.Page, c.held = p, p
 		if d := p.Dialog(); d != nil && !t.IgnoresDialog {
-			return fmt.Errorf("a %s dialog is open on the page (%q) and blocks it; call handle_dialog to accept or dismiss it first", d.Type, d.Message)
+			return fmt.Errorf("a %s dialog is open on the page (%q) and blocks it; call handle_dialog to accept or dismiss it first", d.Type, c.pageText(d.Message))
 		}
 		if err := s.guard(ctx, t, p, args); err != nil {
 			return err

@@ -82,9 +82,9 @@ func (r *Response) result(ctx context.Context, c *Call) *jsonrpc.CallToolResult 
 	}
 	if c.Page != nil {
 		if d := c.Page.Dialog(); d != nil {
-			fmt.Fprintf(&b, "# Open dialog\n%s: %s", d.Type, d.Message)
+			fmt.Fprintf(&b, "# Open dialog\n%s: %s", d.Type, c.pageText(d.Message))
 			if d.Type == "prompt" {
-				fmt.Fprintf(&b, " (default value: %q)", d.DefaultPrompt)
+				fmt.Fprintf(&b, " (default value: %q)", c.pageText(d.DefaultPrompt))
 			}
 			b.WriteString(".\nCall handle_dialog to accept or dismiss it before continuing.\n")
 		}

@@ -61,7 +61,7 @@ func (r *Response) structuredContent(c *Call) map[string]any {
 	}
 	if c.Page != nil {
 		if d := c.Page.Dialog(); d != nil {
-			out["dialog"] = structuredDialog{Type: d.Type, Message: d.Message, DefaultValue: d.DefaultPrompt}
+			out["dialog"] = structuredDialog{Type: d.Type, Message: c.pageText(d.Message), DefaultValue: c.pageText(d.DefaultPrompt)}
 		}
 	}
 	if r.includePages && c.Browser != nil {
