@@ -17,8 +17,8 @@ const (
 	// BusyFails ends the call with a *BusyError.
 	BusyFails BusyPolicy = iota
 	// BusyInterrupts lets the call go on: it takes the page away from its
-	// loop (a navigation, which first stops the script of a page seen
-	// busy: see stopIfSeenBusy).
+	// loop (a navigation or closing, which first stops the script of a
+	// busy page: see stopIfBusy).
 	BusyInterrupts
 	// BusyWaits leaves the call to its own deadline: for calls that run the
 	// caller's code under --scriptTimeout, or that keep the page's main
@@ -45,9 +45,17 @@ type BusyError struct {
 	PageID int
 	Method string        // the command that got no answer
 	For    time.Duration // how long it had waited
+	// AtAttach says the page was busy before the server attached to it:
+	// Chrome binds a new connection on the page's main thread, so such a
+	// connection cannot stop the script.
+	AtAttach bool
 }
 
 func (e *BusyError) Error() string {
+	if e.AtAttach {
+		return fmt.Sprintf("page %d is busy: its main thread has not answered for %.0f s, since before the server connected to it (a script in an endless loop, or one very long task), so the call was stopped. Chrome cannot stop that script from a connection made while it runs, but navigate_page (to a URL) and close_page still take the page away from it",
+			e.PageID, e.For.Round(time.Second).Seconds())
+	}
 	return fmt.Sprintf("page %d is busy: its main thread has not answered for %.0f s (a script in an endless loop, or one very long task), so the call was stopped. navigate_page or close_page still take the page away from it; evaluate_script waits for it up to --scriptTimeout",
 		e.PageID, e.For.Round(time.Second).Seconds())
 }
@@ -105,7 +113,7 @@ func (p *Page) watch(ctx context.Context, cancel context.CancelCauseFunc, policy
 			continue
 		}
 		dialogSince = time.Time{}
-		if policy == BusyWaits {
+		if policy == BusyWaits && p.sessions().setupSession() == nil {
 			continue
 		}
 		if err := p.checkBusy(ctx, policy); err != nil {
@@ -134,13 +142,26 @@ func (p *Page) checkBusy(ctx context.Context, policy BusyPolicy) error {
 		if s == nil {
 			continue
 		}
+		setup := s == p.sessions().setupSession()
+		if policy == BusyWaits && !setup {
+			continue
+		}
 		if !p.unanswering(ctx, s) {
+			continue
+		}
+		err := &BusyError{PageID: p.ID, Method: method, For: time.Since(now) + stallAfter}
+		if setup {
+			// Busy since before the attach, whatever the call: the
+			// attach fails with err, and the call unless it can do
+			// without (Navigate).
+			err.AtAttach = true
+			p.sessions().endSetup(s, err)
 			continue
 		}
 		if policy == BusyInterrupts {
 			continue
 		}
-		return &BusyError{PageID: p.ID, Method: method, For: time.Since(now) + stallAfter}
+		return err
 	}
 	return nil
 }
@@ -159,33 +180,33 @@ func longWork(method string) bool {
 }
 
 // unanswering tells whether session s leaves a trivial script unanswered
-// for probeFor with no dialog open: its main thread is busy. The page
-// remembers the answer for stopIfSeenBusy.
+// for probeFor with no dialog open: its main thread is busy.
 func (p *Page) unanswering(ctx context.Context, s *cdp.Session) bool {
 	pctx, cancel := context.WithTimeout(ctx, probeFor)
-	_, err := cdp.RuntimeEvaluate.Call(pctx, s, cdp.EvaluateParams{Expression: "0"})
+	_, err := cdp.RuntimeEvaluate.Call(pctx, s, cdp.EvaluateParams{Expression: busyProbe})
 	cancel()
 	if ctx.Err() != nil {
 		return false
 	}
-	busy := errors.Is(err, context.DeadlineExceeded) && p.events.openDialog() == nil
-	if s == p.sessions().currentSession() {
-		p.seenBusy.Store(busy)
-	}
-	return busy
+	return errors.Is(err, context.DeadlineExceeded) && p.events.openDialog() == nil
 }
 
-// stopIfSeenBusy stops the script keeping the page busy before a call
-// that takes the page away from it (navigating, closing), if a probe saw
-// the page busy and it still is. It must come first: while a navigation
-// is pending, Chrome holds back every command to the page, the one that
-// stops scripts included.
-func (p *Page) stopIfSeenBusy(ctx context.Context, s *cdp.Session) {
-	if !p.seenBusy.Load() || !p.unanswering(ctx, s) {
-		return
+// busyProbe is the trivial script that tells whether a page's main thread
+// answers. Replays answer it as a page that is not busy would
+// (cdptest.Fake).
+const busyProbe = "0"
+
+// stopIfBusy stops the script keeping the page busy before a call that
+// takes the page away from it (navigating, closing). It must come first,
+// and cannot wait for a watch to see the page busy: while a navigation is
+// pending, Chrome holds back every command to the page, the one that
+// stops scripts included, and a page can turn busy between calls (a loop
+// started from a timer) with nobody watching. A page that answers costs
+// one round trip.
+func (p *Page) stopIfBusy(ctx context.Context, s *cdp.Session) {
+	if p.unanswering(ctx, s) {
+		p.cleanUp(ctx, s, cdp.RuntimeTerminateExecution, cdp.RuntimeTerminateExecution.Method)
 	}
-	p.cleanUp(ctx, s, cdp.RuntimeTerminateExecution, cdp.RuntimeTerminateExecution.Method)
-	p.seenBusy.Store(false)
 }
 
 // StopIfBusy stops the JavaScript that keeps the page's main thread busy

@@ -205,7 +205,27 @@ func (ss pageSessions) sessionByID(id string) *cdp.Session {
 	if s := ss.currentSession(); s != nil && s.ID == id {
 		return s
 	}
+	if s := ss.setupSession(); s != nil && s.ID == id {
+		return s
+	}
 	return ss.page.events.frameSessionByID(id)
+}
+
+// setupSession returns the session a running attach sets up, or nil.
+func (ss pageSessions) setupSession() *cdp.Session {
+	ss.page.mu.Lock()
+	defer ss.page.mu.Unlock()
+	return ss.page.setup
+}
+
+// endSetup ends the attach setting up session s, if one still is, with
+// cause.
+func (ss pageSessions) endSetup(s *cdp.Session, cause error) {
+	ss.page.mu.Lock()
+	defer ss.page.mu.Unlock()
+	if ss.page.setup == s && ss.page.setupCancel != nil {
+		ss.page.setupCancel(cause)
+	}
 }
 
 // cleanUp sends req, which undoes or stops what a call started for its own use,

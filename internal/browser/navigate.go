@@ -116,10 +116,14 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 		}
 	}
 	s, err := p.Session(ctx)
+	var busy *BusyError
+	if errors.As(err, &busy) && busy.AtAttach && (nav.Type == "" || nav.Type == "url") {
+		s, err = p.leaveStuck(ctx)
+	}
 	if err != nil {
 		return res, err
 	}
-	p.stopIfSeenBusy(ctx, s)
+	p.stopIfBusy(ctx, s)
 	sub := s.Subscribe(loadEvents...)
 	defer sub.Close()
 	w := &loadWatch{mainFrame: p.TargetID, loaded: map[string]bool{}}
@@ -255,4 +259,25 @@ func (p *Page) startNavigation(ctx context.Context, s *cdp.Session, nav Navigati
 		return "", nil
 	}
 	return "", fmt.Errorf("unknown navigation type %q; use url, back, forward or reload", nav.Type)
+}
+
+// leaveStuck takes a page that was busy before the server attached to it,
+// which no session of ours can set up or stop, to about:blank, then
+// attaches to it there. Page.navigate is the browser's to carry out, so a
+// bare session can send it, and Chrome loads about:blank, asked for by the
+// browser, in a new process, free of the loop; the caller's navigation
+// then goes on from there, watched as usual.
+func (p *Page) leaveStuck(ctx context.Context) (*cdp.Session, error) {
+	root := p.browser.rootSession()
+	res, err := cdp.TargetAttachToTarget.Call(ctx, root, cdp.AttachToTargetParams{TargetID: p.TargetID, Flatten: true})
+	if err != nil {
+		return nil, fmt.Errorf("attach to page %d: %w", p.ID, err)
+	}
+	bare := p.browser.conn.Session(res.SessionID)
+	_, err = cdp.PageNavigate.Call(ctx, bare, cdp.NavigateParams{URL: "about:blank"})
+	p.cleanUp(ctx, root, cdp.TargetDetachFromTarget.With(cdp.DetachFromTargetParams{SessionID: bare.ID}), cdp.TargetDetachFromTarget.Method)
+	if err != nil {
+		return nil, fmt.Errorf("take the busy page %d away from its script: %w", p.ID, err)
+	}
+	return p.Session(ctx)
 }

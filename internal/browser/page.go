@@ -2,9 +2,9 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -33,11 +33,12 @@ type Page struct {
 	owned     bool // opened by the agent (new_page) or by a page it owns
 	session   *cdp.Session
 	attaching chan struct{} // closed when a running attach finishes
-	rec       *Recording    // the screencast being recorded, nil when none
-
-	// seenBusy is set while the latest probe of the page's main thread got
-	// no answer (see Watch).
-	seenBusy atomic.Bool
+	// setup is the session a running attach is setting up, nil otherwise:
+	// the busy watch probes it, since a page busy at attach time leaves
+	// the set-up commands unanswered.
+	setup       *cdp.Session
+	setupCancel context.CancelCauseFunc // ends that attach, with its cause
+	rec         *Recording              // the screencast being recorded, nil when none
 
 	// The state of the page's focused parts, each with its own lock.
 	events    pageEvents        // dialog, iframes and the subscriptions following them
@@ -229,6 +230,25 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 	}
 	s := conn.Session(res.SessionID)
 	p.sessions().follow(s)
+	// The busy watch may end the set-up (see checkBusy), with a
+	// *BusyError as the cause.
+	ctx, cancel := context.WithCancelCause(ctx)
+	p.mu.Lock()
+	p.setup, p.setupCancel = s, cancel
+	p.mu.Unlock()
+	ok := false
+	defer func() {
+		p.mu.Lock()
+		p.setup, p.setupCancel = nil, nil
+		p.mu.Unlock()
+		if !ok {
+			// Not left half set up: the next call attaches afresh.
+			p.sessions().stopFollowing()
+			p.cleanUp(ctx, p.browser.rootSession(), cdp.TargetDetachFromTarget.With(cdp.DetachFromTargetParams{SessionID: s.ID}), cdp.TargetDetachFromTarget.Method)
+		}
+		cancel(nil)
+	}()
+	var busy *BusyError
 	for _, r := range []cdp.Request{
 		cdp.PageEnable,
 		cdp.PageSetLifecycleEventsEnabled.With(cdp.SetLifecycleEventsEnabledParams{Enabled: true}),
@@ -239,12 +259,16 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 		cdp.TargetSetAutoAttach.With(autoAttachFrames),
 	} {
 		if err := r.Do(ctx, s); err != nil {
+			if errors.As(context.Cause(ctx), &busy) {
+				return nil, busy
+			}
 			return nil, fmt.Errorf("set up page %d: %w", p.ID, err)
 		}
 	}
 	if err := p.Emulator().restoreEmulation(ctx, s, false); err != nil {
 		return nil, err
 	}
+	ok = true
 	return s, nil
 }
 

@@ -112,7 +112,7 @@ func (b *Browser) ClosePage(ctx context.Context, p *Page) error {
 		rec.end(ctx, "the page was closed", nil)
 	}
 	if s := p.sessions().currentSession(); s != nil {
-		p.stopIfSeenBusy(ctx, s)
+		p.stopIfBusy(ctx, s)
 	}
 	if err := cdp.TargetCloseTarget.Do(ctx, b.rootSession(), cdp.CloseTargetParams{TargetID: p.TargetID}); err != nil {
 		return fmt.Errorf("close page %d: %w", p.ID, err)

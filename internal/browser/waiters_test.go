@@ -81,6 +81,14 @@ func (f *fakeTransport) expect(t *testing.T, method string) command {
 	}
 }
 
+// answerProbe answers the busy probe Navigate sends first, as a page that
+// is not busy does.
+func (f *fakeTransport) answerProbe(t *testing.T) {
+	t.Helper()
+	probe := f.expect(t, "Runtime.evaluate")
+	f.send(t, `{"id":%d,"result":{"result":{"type":"number","value":0}}}`, probe.ID)
+}
+
 func (f *fakeTransport) send(t *testing.T, format string, args ...any) {
 	t.Helper()
 	select {
@@ -100,6 +108,7 @@ func TestNavigateWaitsForTheLoadOfItsDocument(t *testing.T) {
 		_, err := p.Navigate(t.Context(), Navigation{URL: "http://x/"})
 		done <- err
 	}()
+	ft.answerProbe(t)
 	nav := ft.expect(t, "Page.navigate")
 	ft.send(t, `{"id":%d,"result":{"frameId":"F","loaderId":"L2"}}`, nav.ID)
 	ft.send(t, `{"sessionId":"S","method":"Page.lifecycleEvent","params":{"frameId":"F","loaderId":"L1","name":"load"}}`)
@@ -136,6 +145,7 @@ func TestNavigateAnswersBeforeUnload(t *testing.T) {
 		res, err := p.Navigate(t.Context(), Navigation{URL: "http://x/", DismissBeforeUnload: true})
 		done <- result{res, err}
 	}()
+	ft.answerProbe(t)
 	nav := ft.expect(t, "Page.navigate")
 	ft.send(t, `{"sessionId":"S","method":"Page.javascriptDialogOpening","params":{"type":"beforeunload","message":"Leave?"}}`)
 	h := ft.expect(t, "Page.handleJavaScriptDialog")

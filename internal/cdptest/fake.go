@@ -36,6 +36,15 @@ func tolerated(method string) bool {
 	return false
 }
 
+// isBusyProbe reports whether c is the browser layer's probe of a page's
+// main thread (Runtime.evaluate of "0", nothing else), which it sends before
+// every navigation: the fake answers it, when nothing recorded matches, as
+// a page that is not busy does.
+func isBusyProbe(c command) bool {
+	var p map[string]any
+	return c.Method == cdp.RuntimeEvaluate.Method && json.Unmarshal(c.Params, &p) == nil && len(p) == 1 && p["expression"] == "0"
+}
+
 // Fake is a [cdp.Transport] that plays Chromium from a Recording.
 //
 // Each command the client writes is matched against the recorded commands
@@ -55,7 +64,8 @@ func tolerated(method string) bool {
 // A command whose recorded matches are all used gets the last one's reply
 // again, without its events (a poll repeated more often than when it was
 // recorded). A few set-up commands, such as enabling a domain's events, get
-// an empty result when nothing recorded matches. Any other command fails
+// an empty result when nothing recorded matches, and the busy probe the
+// answer of a page that is not busy (see isBusyProbe). Any other command fails
 // the test, naming the command and what was recorded for its method, and
 // gets a CDP error reply, so the client never waits for an answer.
 type Fake struct {
@@ -218,6 +228,8 @@ func (f *Fake) Write(ctx context.Context, msg []byte) error {
 		}
 	case tolerated(c.Method):
 		f.queue(reply(c, json.RawMessage(`{}`), nil))
+	case isBusyProbe(c):
+		f.queue(reply(c, json.RawMessage(`{"result":{"type":"number","value":0,"description":"0"}}`), nil))
 	default:
 		text := f.unexpected(c)
 		if !f.cleaned {
