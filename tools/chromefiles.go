@@ -200,7 +200,7 @@ func (c *Call) extensionDir(ctx context.Context, arg, path string) (string, erro
 		return "", fmt.Errorf("%s: %s is not a folder that can be opened: %w", arg, path, err)
 	}
 	defer src.Close()
-	dst, err := c.Browser.FilesDir()
+	dst, err := c.Browser.SharedFilesDir()
 	if err != nil {
 		return "", err
 	}

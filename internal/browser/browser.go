@@ -269,6 +269,8 @@ type Browser struct {
 	// view marks a Scope's view: it shares its Manager's connection, which
 	// it must not close.
 	view bool
+	// base, in a Scope's view, is the Manager's browser it is a view of.
+	base *Browser
 
 	mu       sync.Mutex
 	pages    map[string]*Page // by target id

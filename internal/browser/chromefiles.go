@@ -22,7 +22,7 @@ type privateFiles struct {
 }
 
 // FilesDir returns the handle of the browser's private directory for
-// copies of files it reads, making it on first use (first removing the
+// copies of files its pages read, making it on first use (first removing the
 // ones of servers that were killed). It is removed with everything in it
 // when the browser is released (closed, disconnected or gone), and a
 // server killed before that leaves it to the next one to remove.
@@ -48,6 +48,17 @@ func (b *Browser) FilesDir() (*os.Root, error) {
 	}
 	f.root = root
 	return root, nil
+}
+
+// SharedFilesDir is FilesDir for files the whole browser reads, not only
+// the pages of this view of it (unpacked extensions, which every context
+// sees): the directory of the Manager's browser, which outlives a Scope's
+// view.
+func (b *Browser) SharedFilesDir() (*os.Root, error) {
+	if b.base != nil {
+		return b.base.FilesDir()
+	}
+	return b.FilesDir()
 }
 
 // remove deletes the directory and everything in it; later FilesDir calls

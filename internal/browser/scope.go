@@ -115,6 +115,7 @@ func (b *Browser) newView(ctx context.Context, ids *atomic.Int64) (*Browser, err
 	}
 	v := newBrowser(b.m, ids)
 	v.conn, v.root, v.view, v.filter = b.conn, res.SessionID, true, b.filter
+	v.base = b
 	v.facts.version = b.facts.version
 	// Disposed by Chrome too should the session end without closeView.
 	bc, err := cdp.TargetCreateBrowserContext.Call(ctx, v.rootSession(), cdp.CreateBrowserContextParams{DisposeOnDetach: true})

@@ -97,6 +97,20 @@ func TestFilesDirIsPrivateAndGoesWithTheBrowser(t *testing.T) {
 	if err := root.WriteFile("copy.txt", []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A Scope's view has a directory of its own for its pages' files, and
+	// shares its browser's for what the whole browser reads.
+	view := &Browser{log: b.log, view: true, base: b}
+	own, err := view.FilesDir()
+	if err != nil || own == root {
+		t.Errorf("a view's FilesDir: %v, %v; want a directory of its own", own, err)
+	}
+	if shared, err := view.SharedFilesDir(); err != nil || shared != root {
+		t.Errorf("a view's SharedFilesDir: %v, %v; want its browser's", shared, err)
+	}
+	view.files.remove()
+	if _, err := os.Stat(dir); err != nil {
+		t.Errorf("releasing a view removed its browser's files: %v", err)
+	}
 	b.files.remove()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("the files dir outlived the browser (%v)", err)
