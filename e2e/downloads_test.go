@@ -178,6 +178,18 @@ func TestDownloadsIntoTheChosenDirectory(t *testing.T) {
 	click("report")
 	awaitDownload(t, s, &told, "a download of page 2 (\"report.csv\") was not saved: downloads are off for this page")
 
+	// A page of an isolated context downloads into its own directory.
+	iso := filepath.Join(root, "iso")
+	s.ok("new_page", map[string]any{"url": url, "isolatedContext": "iso"})
+	mustContain(t, s.ok("emulate", map[string]any{"downloadPath": iso}), "Saving downloads to "+iso)
+	told.Reset()
+	click("report")
+	awaitDownload(t, s, &told, "from page 3 to "+filepath.Join(iso, "report.csv."))
+	if got, err := os.ReadFile(filepath.Join(iso, "report.csv")); err != nil || string(got) != "a,b\n1,2\n" {
+		t.Errorf("the isolated page's download: %q, %v", got, err)
+	}
+	os.RemoveAll(iso)
+
 	// Leaving downloadPath out turns downloads off again.
 	s.ok("select_page", map[string]any{"pageId": 1})
 	mustContain(t, s.ok("emulate", map[string]any{}), "emulates nothing")
@@ -272,4 +284,49 @@ func TestAttachedDownloadsGoBackToTheUser(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the agent's directory holds %v, want only its own report.csv", entries)
 	}
+}
+
+// TestHTTPSessionsDownloadApart serves two MCP sessions over HTTP, each in
+// a browser context of its own: each session's downloads land in its own
+// directory and are told to it alone, and a session that did not ask
+// still cannot download.
+func TestHTTPSessionsDownloadApart(t *testing.T) {
+	url, _ := downloadSite(t)
+	root := t.TempDir()
+	hs := startHTTPServer(t, append(headless, "--filesystemRoot", root)...)
+	a, b, c := hs.connect(), hs.connect(), hs.connect()
+	dirs := map[*server]string{a: filepath.Join(root, "a"), b: filepath.Join(root, "b")}
+	for _, s := range []*server{a, b, c} {
+		s.ok("navigate_page", map[string]any{"url": url})
+	}
+	for s, dir := range dirs {
+		mustContain(t, s.ok("emulate", map[string]any{"downloadPath": dir}), "Saving downloads to "+dir)
+	}
+	clickReport := func(s *server) string {
+		return s.ok("evaluate_script", map[string]any{"function": "() => { document.getElementById('report').click(); return true }"})
+	}
+	var toldA, toldB, toldC strings.Builder
+	toldA.WriteString(clickReport(a))
+	toldB.WriteString(clickReport(b))
+	toldC.WriteString(clickReport(c))
+	awaitDownload(t, a, &toldA, "to "+filepath.Join(dirs[a], "report.csv."))
+	awaitDownload(t, b, &toldB, "to "+filepath.Join(dirs[b], "report.csv."))
+	if strings.Contains(toldA.String(), dirs[b]) || strings.Contains(toldB.String(), dirs[a]) {
+		t.Errorf("a session was told of the other's download:\nA: %s\nB: %s", toldA.String(), toldB.String())
+	}
+	for _, dir := range dirs {
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Errorf("%s holds %v, want its session's report.csv alone", dir, entries)
+		}
+	}
+	toldC.WriteString(c.ok("list_pages", nil))
+	if strings.Contains(toldC.String(), "Downloaded") {
+		t.Errorf("the session that did not ask downloaded:\n%s", toldC.String())
+	}
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Dir(p) != dirs[a] && filepath.Dir(p) != dirs[b] {
+			t.Errorf("a download landed outside the sessions' directories: %s", p)
+		}
+		return nil
+	})
 }

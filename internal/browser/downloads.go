@@ -153,13 +153,19 @@ func (b *Browser) restoreDownloads(ctx context.Context, chromeID string) error {
 	return nil
 }
 
+// downloadsPrefix names the private directories Chrome saves downloads in.
+const downloadsPrefix = "devtools-mcp-downloads-"
+
 // openDownloadDirLocked makes the private directory and follows the
 // download events, once. b.dl.mu must be held.
 func (b *Browser) openDownloadDirLocked() error {
 	if b.dl.dir != "" {
 		return nil
 	}
-	dir, err := os.MkdirTemp("", "devtools-mcp-downloads-")
+	// A server killed before it removed its directory leaves downloads
+	// there; the next one to make a directory removes them.
+	removeStale(os.TempDir(), downloadsPrefix, "download directory", b.log)
+	dir, err := newOwnedDir(downloadsPrefix)
 	if err != nil {
 		return fmt.Errorf("make a directory for downloads: %w", err)
 	}

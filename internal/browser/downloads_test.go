@@ -1,10 +1,15 @@
 package browser
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/cdptest"
 )
 
 // TestSafeFileNameStaysInTheDirectory feeds the names a hostile page
@@ -68,5 +73,37 @@ func TestCreateUniqueReplacesNothing(t *testing.T) {
 	}
 	if fi, _ := os.Stat(filepath.Join(dir, name)); fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// TestDownloadDirIsPrivateAndStaleOnesGo checks the directory Chrome saves
+// downloads in: 0700, in the temp directory, the stale ones of killed
+// servers removed when it is made, itself removed when downloads end.
+func TestDownloadDirIsPrivateAndStaleOnesGo(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	stale := filepath.Join(tmp, downloadsPrefix+"stale")
+	if err := os.Mkdir(stale, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(stale, ownerFile), []byte(strconv.Itoa(deadPID(t))), 0o600)
+	os.WriteFile(filepath.Join(stale, "0f1e2d3c-aaaa-bbbb-cccc-000000000000"), []byte("a download"), 0o600)
+	b := &Browser{log: slog.New(slog.DiscardHandler), conn: cdp.NewConn(cdptest.NewFake(t, &cdptest.Recording{}))}
+	b.dl.mu.Lock()
+	err := b.openDownloadDirLocked()
+	dir := b.dl.dir
+	b.dl.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the downloads of a killed server are still there (%v)", err)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 || filepath.Dir(dir) != tmp {
+		t.Fatalf("download dir %s: %v %v, want a 0700 directory in TMPDIR", dir, fi, err)
+	}
+	b.endDownloads(t.Context())
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the download dir outlived the browser (%v)", err)
 	}
 }
