@@ -261,7 +261,9 @@ func (b *Browser) downloadBegins(e cdp.DownloadWillBeginEvent) {
 	for _, chromeID := range b.dl.allowed {
 		contexts = append(contexts, chromeID)
 	}
-	if p != nil {
+	// A download of a user's tab is the user's business: the agent is not
+	// told of it.
+	if p != nil && (p.isOwned() || !b.usersContext("")) {
 		b.dl.done = append(b.dl.done, Download{PageID: p.ID, Suggested: e.SuggestedFilename,
 			Err: errors.New("downloads are off for this page; emulate with downloadPath turns them on")})
 	}
