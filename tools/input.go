@@ -292,6 +292,9 @@ type handleDialogArgs struct {
 
 // handleDialog runs handle_dialog.
 func handleDialog(ctx context.Context, c *Call, args *handleDialogArgs) error {
+	if d := c.Page.Dialog(); d != nil && d.Type == "beforeunload" && args.Action == "accept" && userTab(c, c.Page) {
+		return fmt.Errorf("page %d is one of your own tabs, not opened by the agent, and accepting its %s dialog would close it or lead it away; dismiss it, answer it yourself, or start the server with --allowCloseUserTabs", c.Page.ID, d.Type)
+	}
 	d, err := c.Page.Input().HandleDialog(ctx, args.Action == "accept", args.PromptText)
 	if err != nil {
 		return err

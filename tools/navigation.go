@@ -362,3 +362,39 @@ type waitTimeoutError struct {
 func (e waitTimeoutError) Error() string {
 	return fmt.Sprintf("Timed out after waiting %dms: none of %q appeared on the page.", e.after.Milliseconds(), e.texts)
 }
+
+// guardUserTab keeps one of the user's tabs from being closed or led away
+// by a tool that changes it (a Guarded one: scripts, clicks, keys), until
+// *unlock, which runs once the answer is rendered, and a grace period
+// after (see browser.Page.GuardLeaving). navigate_page and navigate are
+// not Guarded: they refuse leading a user's tab away themselves. A tool
+// that answers an open dialog cannot arm it (the page waits for the
+// answer): handle_dialog refuses accepting a "leave site?" one instead.
+func guardUserTab(ctx context.Context, c *Call, t *Tool, unlock *func()) error {
+	if !t.Guarded || !userTab(c, c.Page) || c.Page.Dialog() != nil {
+		return nil
+	}
+	stop, err := c.Page.GuardLeaving(ctx)
+	if err != nil {
+		return err
+	}
+	rest := *unlock
+	*unlock = func() {
+		stop()
+		rest()
+	}
+	return nil
+}
+
+// leaveRefusals adds to the answer the closes and navigations of the
+// user's tabs the guard refused, during this call or after the last one.
+func leaveRefusals(c *Call) {
+	if c.Browser == nil || !c.attached() {
+		return
+	}
+	for _, p := range c.Browser.Pages() {
+		for _, r := range p.LeaveRefusals() {
+			c.Resp.Linef("%s", r)
+		}
+	}
+}

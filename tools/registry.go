@@ -586,6 +586,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	if c.Browser != nil {
 		downloadNotes(c, c.Browser.FinishedDownloads())
 	}
+	leaveRefusals(c)
 	return c.Resp.result(ctx, c), nil
 }
 
@@ -634,6 +635,9 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 			return fmt.Errorf("a %s dialog is open on the page (%q) and blocks it; call handle_dialog to accept or dismiss it first", d.Type, c.pageText(d.Message))
 		}
 		if err := s.guard(ctx, t, p, args); err != nil {
+			return err
+		}
+		if err := guardUserTab(ctx, c, t, unlock); err != nil {
 			return err
 		}
 	}

@@ -140,6 +140,12 @@ func (w *actionWatch) onEvent(ctx context.Context, ev Event) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", ev.Method, err)
 		}
+		if e.Type == "beforeunload" && w.page.leave.active(time.Now()) {
+			// The leave guard refuses it (see GuardLeaving): the
+			// navigation that asked will not happen.
+			w.pending = false
+			return nil
+		}
 		if w.answer == nil {
 			w.dialog = &e
 			return nil

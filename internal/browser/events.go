@@ -59,7 +59,12 @@ func (ss pageSessions) onEvent(s *cdp.Session, ev cdp.RawEvent) {
 	ss.page.collected.onEvent(s, ev.Method, ev.Params)
 	switch ev.Method {
 	case cdp.PageJavascriptDialogOpening.Method:
-		if d, err := cdp.PageJavascriptDialogOpening.Decode(ev.Params); err == nil {
+		d, err := cdp.PageJavascriptDialogOpening.Decode(ev.Params)
+		switch {
+		case err != nil:
+		case d.Type == "beforeunload" && ss.page.leave.refuse(ss.page.ID, &d):
+			ss.page.browser.bg.Go(func(ctx context.Context) { ss.page.refuseLeaving(ctx, s) })
+		default:
 			ss.page.events.setDialog(&d)
 		}
 	case cdp.PageJavascriptDialogClosed.Method:

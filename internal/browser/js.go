@@ -40,6 +40,8 @@ var (
 	frameWindowJS string // returns the window of a node's document
 	//go:embed js/is-checked.js
 	isCheckedJS string // reports whether a checkbox is checked
+	//go:embed js/leave-guard.js
+	leaveGuardJS string // arms or disarms the beforeunload listener of a user's tab
 	//go:embed js/page-box.js
 	pageBoxJS string // measures the top document's scroll position, viewport and size
 	//go:embed js/page-tools.js

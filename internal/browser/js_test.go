@@ -17,7 +17,7 @@ func TestSnippetsCompile(t *testing.T) {
 		"execute-tool": executeToolJS, "fill-kind": fillKindJS,
 		"fire-change": fireChangeJS, "frame-element": frameElementJS, "frame-offset": frameOffsetJS, "frame-offsets": frameOffsetsJS, "click-point": clickPointJS,
 		"click-landed": clickLandedJS, "frame-window": frameWindowJS,
-		"is-checked": isCheckedJS, "page-box": pageBoxJS, "page-tools": toolsJS,
+		"is-checked": isCheckedJS, "leave-guard": leaveGuardJS, "page-box": pageBoxJS, "page-tools": toolsJS,
 		"pagewalk-node": pagewalkNodeJS, "pagewalk-ref": pagewalkRefJS, "pagewalk-scripted": pagewalkScriptedJS,
 		"point-target": pointTargetJS, "quiet-dom": quietDOMJS, "select-contents": selectContentsJS, "select-option": selectOptionJS,
 		"serialize": serializeJS, "set-value": setValueJS,

@@ -124,6 +124,9 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 		return res, err
 	}
 	p.stopIfBusy(ctx, s)
+	if err := p.suspendLeaveGuard(ctx, s); err != nil {
+		return res, fmt.Errorf("suspend the leave guard: %w", err)
+	}
 	sub := s.Subscribe(loadEvents...)
 	defer sub.Close()
 	w := &loadWatch{mainFrame: p.TargetID, loaded: map[string]bool{}}

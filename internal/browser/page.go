@@ -46,6 +46,7 @@ type Page struct {
 	collected collector         // console messages and network requests
 	maps      sourceMaps        // source maps of the page's scripts
 	emu       emulated          // what the page emulates, restored on re-attach
+	leave     leaveGuard        // refuses closing or leaving a user's tab (GuardLeaving)
 }
 
 func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {

@@ -1,0 +1,164 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
+)
+
+// userTabPage is a page of the user's with every kind of way out: a link,
+// a form, an element whose hover leaves, and a page behind it in history.
+const userTabPage = `<title>My mail</title>
+<a href="/elsewhere">Elsewhere</a>
+<form action="/elsewhere"><input name="q" aria-label="Search"></form>
+<div onmouseover="location.href='/elsewhere'" style="height:50px">Trap</div>`
+
+// TestUserTabSurvivesWhatTheAgentDoesInIt checks that nothing the agent
+// does inside one of the user's tabs closes it or leads it away: a script
+// (window.close, location, location.replace, history.back, window.open
+// with _self, a meta refresh, a delayed close), a click on a link, Enter in
+// a form, a hover whose handler navigates, and slim evaluate. Each is
+// refused and the answer says so; the tab still shows the user's page.
+// Afterwards the user can close the tab themselves.
+func TestUserTabSurvivesWhatTheAgentDoesInIt(t *testing.T) {
+	site := pages(t, map[string]string{"/before": `<title>Before</title>`, "/mine": userTabPage, "/elsewhere": `<title>Elsewhere</title>`})
+	ws, _, _ := chromium(t)
+	conn := openTabs(t, ws, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// The user's mail, in a tab with nothing behind it (a script may close
+	// such a tab), and another tab with a page behind it.
+	tab, err := cdp.TargetCreateTarget.Call(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + "/mine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	older, err := cdp.TargetCreateTarget.Call(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + "/before"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, "--browserUrl", browserURL(ws))
+	eventually(t, "the user's pages", func() bool { return strings.Count(s.ok("list_pages", nil), "(http") == 2 })
+	att, err := cdp.TargetAttachToTarget.Call(ctx, conn.Session(""), cdp.AttachToTargetParams{TargetID: older.TargetID, Flatten: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cdp.PageNavigate.Call(ctx, conn.Session(att.SessionID), cdp.NavigateParams{URL: site.URL + "/elsewhere?second"}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the second page", func() bool { return strings.Contains(s.ok("list_pages", nil), "?second") })
+	user := pageID(t, s.ok("list_pages", nil), "My mail")
+	s.ok("select_page", map[string]any{"pageId": user})
+	stays := func(what, out string) {
+		t.Helper()
+		mustContain(t, out, "Refused:", fmt.Sprintf("page %d", user), "one of your own tabs", "--allowCloseUserTabs")
+		if line := pageLine(s.ok("list_pages", nil), fmt.Sprintf("%d: ", user)); !strings.Contains(line, "My mail") {
+			t.Fatalf("%s: the user's tab left their page or closed: %q", what, line)
+		}
+	}
+
+	// First, with no user activation on the page yet: a hover activates
+	// nothing, and Chrome asks before leaving only an activated page.
+	snap := s.ok("take_snapshot", nil)
+	stays("hover", s.ok("hover", map[string]any{"uid": uidOf(t, snap, `"Trap"`)}))
+	snap = s.ok("take_snapshot", nil)
+	stays("click", s.ok("click", map[string]any{"uid": uidOf(t, snap, `link "Elsewhere"`)}))
+	snap = s.ok("take_snapshot", nil)
+	s.ok("click", map[string]any{"uid": uidOf(t, snap, `textbox "Search"`)})
+	stays("Enter in a form", s.ok("press_key", map[string]any{"key": "Enter"}))
+	for _, script := range []string{
+		"() => { window.close(); }",
+		"() => { location.href = '/elsewhere'; }",
+		"() => { location.replace('/elsewhere'); }",
+		"() => { window.open('/elsewhere', '_self'); }",
+		"() => { document.head.insertAdjacentHTML('beforeend', '<meta http-equiv=refresh content=\"0;url=/elsewhere\">'); }",
+		"() => { window.onbeforeunload = null; window.addEventListener('beforeunload', e => e.stopImmediatePropagation(), true); window.close(); }",
+	} {
+		out := s.ok("evaluate_script", map[string]any{"function": script})
+		// Some of these leave only once the script has returned.
+		eventually(t, script+" refused", func() bool {
+			if !strings.Contains(out, "Refused:") {
+				out = s.ok("list_pages", nil)
+			}
+			return strings.Contains(out, "Refused:")
+		})
+		stays(script, out)
+	}
+	// history.back() in the tab with a page behind it.
+	second := pageID(t, s.ok("list_pages", nil), "?second")
+	out := s.ok("evaluate_script", map[string]any{"pageId": second, "function": "() => { history.back(); }"})
+	eventually(t, "history.back() refused", func() bool {
+		if !strings.Contains(out, "Refused:") {
+			out = s.ok("list_pages", nil)
+		}
+		return strings.Contains(out, "Refused:")
+	})
+	mustContain(t, out, fmt.Sprintf("page %d", second))
+	if line := pageLine(s.ok("list_pages", nil), fmt.Sprintf("%d: ", second)); !strings.Contains(line, "?second") {
+		t.Fatalf("history.back() led the user's tab back: %q", line)
+	}
+	// A reload the agent may make (emulating a mobile device reloads) is
+	// not refused, and the guard works in the new document too.
+	out = s.ok("emulate", map[string]any{"viewport": "390x844x3,mobile,touch"})
+	mustContain(t, out, "Reloaded the page")
+	if strings.Contains(out, "Refused") {
+		t.Fatalf("emulate's reload was refused:\n%s", out)
+	}
+	// A close set going for after the call: the grace period covers it.
+	s.ok("evaluate_script", map[string]any{"function": "() => { setTimeout(() => window.close(), 500); }"})
+	eventually(t, "the delayed close refused", func() bool {
+		out = s.ok("list_pages", nil)
+		return strings.Contains(out, "Refused:")
+	})
+	stays("a delayed close", out)
+
+	// The user leads the second tab away themselves, and its page asks
+	// "leave site?": the agent may dismiss that dialog, not accept it.
+	s.eval("() => { window.onbeforeunload = e => { e.preventDefault(); e.returnValue = ''; }; }", "pageId", second)
+	navDone := make(chan struct{}, 1)
+	navDone <- struct{}{}
+	eventually(t, "the user's navigation asking to leave", func() bool {
+		select {
+		case <-navDone: // refused while the grace period lasts: again
+			go func() {
+				cdp.PageNavigate.Call(ctx, conn.Session(att.SessionID), cdp.NavigateParams{URL: site.URL + "/elsewhere?user"})
+				navDone <- struct{}{}
+			}()
+		default:
+		}
+		res := s.call("take_snapshot", map[string]any{"pageId": second})
+		return res.IsError && strings.Contains(text(res), "dialog is open")
+	})
+	mustContain(t, s.fails("handle_dialog", map[string]any{"pageId": second, "action": "accept"}), "one of your own tabs", "dismiss it", "--allowCloseUserTabs")
+	s.ok("handle_dialog", map[string]any{"pageId": second, "action": "dismiss"})
+	<-navDone
+	if line := pageLine(s.ok("list_pages", nil), fmt.Sprintf("%d: ", second)); !strings.Contains(line, "?second") {
+		t.Fatalf("the user's tab left despite the dismissed dialog: %q", line)
+	}
+
+	slim := startServer(t, "--browserUrl", browserURL(ws), "--slim")
+	out = slim.ok("evaluate", map[string]any{"script": "location.href = '" + site.URL + "/elsewhere?slim'"})
+	eventually(t, "slim evaluate's navigation refused", func() bool {
+		if !strings.Contains(out, "Refused:") {
+			out = slim.ok("evaluate", map[string]any{"script": "document.title"})
+		}
+		return strings.Contains(out, "Refused:")
+	})
+	if list := s.ok("list_pages", nil); strings.Contains(list, "?slim") {
+		t.Fatalf("slim evaluate led a user's tab away:\n%s", list)
+	}
+
+	// The user closes their own tab: once the grace period is over, it closes.
+	closed := false
+	eventually(t, "the user closing their tab", func() bool {
+		if !closed {
+			// Refused while the grace period lasts; an error once it is gone.
+			_, err := cdp.TargetCloseTarget.Call(ctx, conn.Session(""), cdp.CloseTargetParams(tab))
+			closed = err != nil
+		}
+		return !strings.Contains(s.ok("list_pages", nil), "My mail")
+	})
+}
