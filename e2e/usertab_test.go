@@ -3,11 +3,14 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // userTabPage is a page of the user's with every kind of way out: a link,
@@ -161,4 +164,37 @@ func TestUserTabSurvivesWhatTheAgentDoesInIt(t *testing.T) {
 		}
 		return !strings.Contains(s.ok("list_pages", nil), "My mail")
 	})
+}
+
+// TestHandleDialogUnderTheSensitiveGuard checks handle_dialog while the
+// sensitive page guard is on (as it is by default when attached): the page
+// answers nothing while its dialog is open, so the guard judges the frame
+// the dialog comes from instead of listing the page's frames, which hung
+// the call. A dialog from a sensitive iframe needs the user's confirmation.
+func TestHandleDialogUnderTheSensitiveGuard(t *testing.T) {
+	bank := pages(t, map[string]string{"/bank/pay": `<script>onload = () => setTimeout(() => confirm('pay?'), 50)</script>Pay`})
+	site := pages(t, map[string]string{
+		"/news":   `<title>News</title><button onclick="alert('hello')">Greet</button>`,
+		"/framed": `<title>Framed</title><iframe src="` + bank.URL + `/bank/pay"></iframe>`,
+	})
+	config := t.TempDir()
+	os.MkdirAll(filepath.Join(config, "devtools-mcp"), 0o700)
+	os.WriteFile(filepath.Join(config, "devtools-mcp", "sensitive-patterns.txt"), []byte(bank.URL+"/bank/*\n"), 0o600)
+	t.Setenv("XDG_CONFIG_HOME", config)
+	client := mcp.NewClient(&mcp.Implementation{Name: "elicit", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	})
+	s := startServerWith(t, client, append(headless, "--sensitivePages=on")...)
+	snap := s.open(site, "/news")
+	s.ok("click", map[string]any{"uid": uidOf(t, snap, `button "Greet"`)})
+	mustContain(t, s.ok("handle_dialog", map[string]any{"action": "accept"}), "accepted the alert dialog")
+
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/framed"})
+	eventually(t, "the framed bank's dialog", func() bool {
+		res := s.call("take_snapshot", nil)
+		return res.IsError && strings.Contains(text(res), "dialog is open")
+	})
+	mustContain(t, s.fails("handle_dialog", map[string]any{"action": "accept"}), "you declined", bank.URL+"/bank/pay", bank.URL+"/bank/*")
 }

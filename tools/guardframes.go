@@ -34,6 +34,18 @@ const (
 // URLs are read from Chrome at the time of the call, so an iframe that
 // navigated since the snapshot is judged by where it is now.
 func (s *Server) guardFrames(ctx context.Context, t *Tool, p *browser.Page, args map[string]json.RawMessage) error {
+	if d := p.Dialog(); d != nil {
+		// The page answers nothing until the dialog is (handle_dialog):
+		// the frames cannot be listed. The answer returns to the script
+		// of the frame that opened the dialog, which reaches its origin.
+		if pattern, ok := s.sensitive.Match(d.URL); ok {
+			return s.confirm(ctx, fmt.Sprintf("%s on %s, whose dialog comes from %s, which matches the sensitive page pattern %q", t.Name, p.Info().URL, d.URL, pattern))
+		}
+		if pattern, ok := s.sensitive.MatchOrigin(d.URL); ok {
+			return s.confirm(ctx, fmt.Sprintf("%s on %s, whose dialog comes from %s, which shares its origin with the sensitive page pattern %q", t.Name, p.Info().URL, d.URL, pattern))
+		}
+		return nil
+	}
 	frames, err := p.Frames(ctx)
 	if err != nil {
 		return fmt.Errorf("refused %s: the page's frames could not be checked against the sensitive page patterns: %w", t.Name, err)
