@@ -49,20 +49,37 @@ func TestUploadedFilesCannotBeSwappedOut(t *testing.T) {
 		t.Fatalf("after the swap the page read %s, want %s (the checked file)", got, want)
 	}
 
-	// The copy the browser read is the user's alone, and goes with the server.
-	copies, _ := filepath.Glob(filepath.Join(tmp, "devtools-mcp-files-*", "upload-*", "note.txt"))
+	// The copy the browser read is the user's alone, goes with its page,
+	// and with the server.
+	copies, _ := filepath.Glob(filepath.Join(tmp, "devtools-mcp-files-*", "page-*", "upload-*", "note.txt"))
 	if len(copies) != 1 {
 		t.Fatalf("copies of the upload in TMPDIR: %v, want one", copies)
 	}
-	for path, mode := range map[string]os.FileMode{copies[0]: 0o600, filepath.Dir(copies[0]): 0o700, filepath.Dir(filepath.Dir(copies[0])): 0o700} {
+	files := filepath.Dir(filepath.Dir(filepath.Dir(copies[0])))
+	for path, mode := range map[string]os.FileMode{copies[0]: 0o600, filepath.Dir(copies[0]): 0o700, files: 0o700} {
 		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != mode {
 			t.Errorf("%s: %v %v, want mode %v", path, fi, err, mode)
 		}
 	}
+	s.ok("new_page", map[string]any{"url": site.URL})
+	other := filepath.Join(dir+".old", "note.txt")
+	s.ok("upload_file", map[string]any{"uid": uidOf(t, s.ok("take_snapshot", nil), `"Pick"`), "filePaths": []string{other}})
+	second, _ := filepath.Glob(filepath.Join(files, "page-2", "upload-*", "note.txt"))
+	if len(second) != 1 {
+		t.Fatalf("the second page's copy: %v, want one in %s/page-2", second, files)
+	}
+	s.ok("close_page", map[string]any{"pageId": 2})
+	eventually(t, "the closed page's copies to go", func() bool {
+		_, err := os.Stat(filepath.Join(files, "page-2"))
+		return os.IsNotExist(err)
+	})
+	if _, err := os.Stat(copies[0]); err != nil {
+		t.Errorf("closing page 2 removed page 1's copy: %v", err)
+	}
 	if err := s.session.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Dir(filepath.Dir(copies[0]))); err == nil {
+	if _, err := os.Stat(files); err == nil {
 		t.Errorf("the copies are still in %s after the server exited", tmp)
 	}
 }

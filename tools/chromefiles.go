@@ -21,7 +21,8 @@ import (
 // path would let a directory swapped for a symlink meanwhile lead it out
 // of the roots. So, while paths are confined, Chrome gets copies made
 // through the check's directory handle, in the browser's private directory
-// (see browser.Browser.FilesDir), which live as long as the browser does.
+// (see browser.Browser.FilesDir): an upload's until its page closes, an
+// extension's as long as the browser.
 
 // maxCopyBytes bounds the bytes one call copies for the browser.
 const maxCopyBytes = 512 << 20
@@ -47,14 +48,16 @@ func newCopyBudget() *copyBudget {
 // browserPaths returns the paths to give the browser for the files that
 // upload_file's filePaths name: each checked and opened through the
 // directory handle of the check (regular files only, never blocking),
-// then copied into the browser's private directory under its own name, so
-// that the page sees the file's name and contents as they were checked.
+// then copied into the page's folder of the browser's private directory
+// under its own name, so that the page sees the file's name and contents
+// as they were checked.
 // With unrestricted paths there is nothing to confine, and the browser
 // gets the resolved paths themselves.
 func (c *Call) browserPaths(ctx context.Context, arg string, paths []string) ([]string, error) {
 	out := make([]string, len(paths))
 	budget := newCopyBudget()
 	var dst *os.Root
+	var sub string // dst's folder of the page's files
 	if len(paths) > budget.entries && !c.guard().unrestricted {
 		return nil, fmt.Errorf("%s names %d files; one call copies at most %d for the browser", arg, len(paths), budget.entries)
 	}
@@ -69,12 +72,12 @@ func (c *Call) browserPaths(ctx context.Context, arg string, paths []string) ([]
 			continue
 		}
 		if dst == nil {
-			if dst, err = c.Browser.FilesDir(); err != nil {
+			if dst, sub, err = c.Browser.PageFiles(c.Page); err != nil {
 				f.Close()
 				return nil, err
 			}
 		}
-		out[i], err = copyUpload(ctx, dst, f, filepath.Base(path), budget)
+		out[i], err = copyUpload(ctx, dst, sub, f, filepath.Base(path), budget)
 		f.Close()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", arg, path, err)
@@ -83,10 +86,10 @@ func (c *Call) browserPaths(ctx context.Context, arg string, paths []string) ([]
 	return out, nil
 }
 
-// copyUpload copies the open file f into a new directory of dst as name,
-// with f's modification time (which the page sees as lastModified), and
-// returns the copy's path.
-func copyUpload(ctx context.Context, dst *os.Root, f *os.File, name string, budget *copyBudget) (string, error) {
+// copyUpload copies the open file f into a new directory in the folder
+// sub of dst as name, with f's modification time (which the page sees as
+// lastModified), and returns the copy's path.
+func copyUpload(ctx context.Context, dst *os.Root, sub string, f *os.File, name string, budget *copyBudget) (string, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return "", err
@@ -96,7 +99,7 @@ func copyUpload(ctx context.Context, dst *os.Root, f *os.File, name string, budg
 	}
 	// Digits only, as in os.MkdirTemp names: recorded CDP replays compare
 	// paths digits aside.
-	dir := "upload-" + strconv.FormatUint(rand.Uint64(), 10)
+	dir := filepath.Join(sub, "upload-"+strconv.FormatUint(rand.Uint64(), 10))
 	if err := dst.Mkdir(dir, 0o700); err != nil {
 		return "", fmt.Errorf("copy for the browser: %w", err)
 	}

@@ -38,7 +38,7 @@ func TestUploadsAreCopiedAsChecked(t *testing.T) {
 	os.Rename(dir, dir+".old")
 	os.Symlink(t.TempDir(), dir)
 	budget := newCopyBudget()
-	path, err := copyUpload(ctx, dst, f, "a.txt", budget)
+	path, err := copyUpload(ctx, dst, ".", f, "a.txt", budget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestUploadsAreCopiedAsChecked(t *testing.T) {
 	// Over the budget: a clear error, and nothing left behind.
 	entries, _ := os.ReadDir(dst.Name())
 	f.Seek(0, 0)
-	_, err = copyUpload(ctx, dst, f, "a.txt", &copyBudget{bytes: 4})
+	_, err = copyUpload(ctx, dst, ".", f, "a.txt", &copyBudget{bytes: 4})
 	if err == nil || !strings.Contains(err.Error(), "too big to copy") || !strings.Contains(err.Error(), "--allowUnrestrictedPaths") {
 		t.Errorf("copying over the budget: %v", err)
 	}

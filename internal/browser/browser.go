@@ -451,6 +451,7 @@ func (b *Browser) removePage(targetID string) {
 	}
 	delete(b.pages, targetID)
 	p.markClosed()
+	b.bg.Go(func(context.Context) { b.files.removePage(p.ID) }) // not on the event loop
 	if p.emu.get().Downloads != nil {
 		b.bg.Go(func(ctx context.Context) { b.pageDownloadsGone(ctx, p) })
 	}

@@ -1,8 +1,11 @@
 package browser
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"strconv"
 	"sync"
 )
 
@@ -48,6 +51,32 @@ func (b *Browser) FilesDir() (*os.Root, error) {
 	}
 	f.root = root
 	return root, nil
+}
+
+// PageFiles returns FilesDir and the folder beneath it for the copies of
+// files page p reads (uploads): "page-<id>", removed with what it holds
+// when the page closes, since nothing reads them after that.
+func (b *Browser) PageFiles(p *Page) (root *os.Root, dir string, err error) {
+	if root, err = b.FilesDir(); err != nil {
+		return nil, "", err
+	}
+	dir = pageFilesDir(p.ID)
+	if err := root.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, "", fmt.Errorf("create a private directory for the page's files: %w", err)
+	}
+	return root, dir, nil
+}
+
+// pageFilesDir names the folder of page id's files.
+func pageFilesDir(id int) string { return "page-" + strconv.Itoa(id) }
+
+// removePage deletes the folder of page id's files, if any.
+func (f *privateFiles) removePage(id int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.root != nil {
+		_ = f.root.RemoveAll(pageFilesDir(id))
+	}
 }
 
 // SharedFilesDir is FilesDir for files the whole browser reads, not only
