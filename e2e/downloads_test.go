@@ -25,6 +25,14 @@ func TestPagesCannotDownload(t *testing.T) {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`<title>Downloads</title><a id=a href="/file.bin" download="planted.sh">get</a>`))
 	})
+	mux.HandleFunc("/framed", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`<title>Framed</title><iframe src="/"></iframe>`))
+	})
+	mux.HandleFunc("/xframed", func(w http.ResponseWriter, r *http.Request) {
+		// localhost is another site than 127.0.0.1: Chrome puts the
+		// iframe in a process (and a target) of its own.
+		w.Write([]byte(`<title>Cross-site</title><iframe src="http://` + strings.Replace(r.Host, "127.0.0.1", "localhost", 1) + `/"></iframe>`))
+	})
 	mux.HandleFunc("/file.bin", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="planted.sh"`)
 		w.Write([]byte("echo owned\n"))
@@ -82,6 +90,9 @@ function blob() {
   a.click();
 }
 </script>`))
+	})
+	mux.HandleFunc("/framed", func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`<title>Framed</title><iframe src="/"></iframe>`))
 	})
 	mux.HandleFunc("/file.bin", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/octet-stream")
@@ -151,7 +162,19 @@ func TestDownloadsIntoTheChosenDirectory(t *testing.T) {
 	click("blob")
 	awaitDownload(t, s, &told, "to "+filepath.Join(dir, "bashrc.txt."))
 
-	want := map[string]string{"_.._escaped.sh": "echo owned\n", "report.csv": "a,b\n1,2\n", "report (2).csv": "a,b\n1,2\n", "bashrc.txt": "alias ls=rm\n"}
+	// A download from an iframe of the page is the page's.
+	s.ok("navigate_page", map[string]any{"url": url + "/framed"})
+	told.Reset()
+	told.WriteString(s.ok("evaluate_script", map[string]any{"function": "() => { frames[0].document.getElementById('report').click(); return true }"}))
+	awaitDownload(t, s, &told, "to "+filepath.Join(dir, "report (3).csv."))
+	s.ok("navigate_page", map[string]any{"url": url + "/xframed"})
+	snap := s.ok("take_snapshot", nil)
+	told.Reset()
+	told.WriteString(s.ok("click", map[string]any{"uid": uidOf(t, snap, `link "report"`)}))
+	awaitDownload(t, s, &told, "to "+filepath.Join(dir, "report (4).csv."))
+	s.ok("navigate_page", map[string]any{"url": url})
+
+	want := map[string]string{"report (3).csv": "a,b\n1,2\n", "report (4).csv": "a,b\n1,2\n", "_.._escaped.sh": "echo owned\n", "report.csv": "a,b\n1,2\n", "report (2).csv": "a,b\n1,2\n", "bashrc.txt": "alias ls=rm\n"}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
