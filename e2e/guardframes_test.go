@@ -100,3 +100,43 @@ func TestSensitiveFramesAreGuarded(t *testing.T) {
 		t.Fatalf("a click reached a sensitive frame past the guard:\n%s", snap)
 	}
 }
+
+// TestSensitiveFrameMovedUnderThePointer checks the guard against a page
+// that waits for the mouse: the sensitive iframe sits away from the button
+// the agent clicks and jumps under the pointer when the mouse moves there,
+// after the guard judged the click. The press must not reach it.
+func TestSensitiveFrameMovedUnderThePointer(t *testing.T) {
+	site := pages(t, map[string]string{
+		"/bank/a": bankPage("A"),
+		"/trap": `<title>Trap</title><body style="margin:0">` +
+			`<button style="position:absolute;left:20px;top:300px;width:100px;height:40px">Decoy</button>` +
+			`<button style="position:absolute;left:600px;top:300px;width:100px;height:40px">Other decoy</button>` +
+			`<iframe id="f" style="position:fixed;left:400px;top:0;width:300px;height:120px;border:0"></iframe>` +
+			`<script>f.src='http://localhost:'+location.port+'/bank/a';` +
+			`addEventListener('mousemove', e => { f.style.left = (e.clientX - 50) + 'px'; f.style.top = (e.clientY - 20) + 'px' })</script>`,
+	})
+	port := site.URL[strings.LastIndex(site.URL, ":")+1:]
+	config := t.TempDir()
+	os.MkdirAll(filepath.Join(config, "devtools-mcp"), 0o700)
+	os.WriteFile(filepath.Join(config, "devtools-mcp", "sensitive-patterns.txt"), []byte("http://localhost:"+port+"/bank/*\n"), 0o600)
+	t.Setenv("XDG_CONFIG_HOME", config)
+	client := mcp.NewClient(&mcp.Implementation{Name: "elicit", Version: "1"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			t.Errorf("asked %q: the click was aimed outside the sensitive frame", req.Params.Message)
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	})
+	s := startServerWith(t, client, append(headless, "--sensitivePages=on", "--experimentalVision")...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/trap"})
+	var snap string
+	eventually(t, "the framed bank to load", func() bool {
+		snap = s.ok("take_snapshot", nil)
+		return strings.Contains(snap, "Pay A")
+	})
+	mustContain(t, s.fails("click", map[string]any{"uid": uidOf(t, snap, `"Decoy"`)}), "under the pointer", "localhost:"+port+"/bank/a", "nothing was pressed")
+	// The frame now sits over the first decoy: click_at aims at the other.
+	mustContain(t, s.fails("click_at", map[string]any{"x": 650, "y": 320}), "under the pointer", "nothing was pressed")
+	if snap := s.ok("take_snapshot", nil); strings.Contains(snap, "Paid") {
+		t.Fatalf("the press reached the sensitive frame:\n%s", snap)
+	}
+}

@@ -3,8 +3,11 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
@@ -26,6 +29,9 @@ const (
 	LandsAtPoint
 )
 
+// frameCheckFor bounds the reading of a page's frames for the guard.
+const frameCheckFor = 5 * time.Second
+
 // guardFrames is guard for the page's iframes: a page that is not
 // sensitive itself may show a sensitive one in an iframe (same-process or
 // cross-site), and an action landing there acts on that page. It asks the
@@ -46,22 +52,18 @@ func (s *Server) guardFrames(ctx context.Context, t *Tool, p *browser.Page, args
 		}
 		return nil
 	}
-	frames, err := p.Frames(ctx)
+	// A busy page answers nothing: tools that wait for their own
+	// deadline (evaluate_script) must not wait here for ever.
+	fctx, cancel := context.WithTimeout(ctx, frameCheckFor)
+	frames, err := p.Frames(fctx)
+	cancel()
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return fmt.Errorf("refused %s: the page did not answer for %v (it is busy), so its frames could not be checked against the sensitive page patterns; navigate_page or close_page still take it away", t.Name, frameCheckFor)
+		}
 		return fmt.Errorf("refused %s: the page's frames could not be checked against the sensitive page patterns: %w", t.Name, err)
 	}
-	type hit struct{ url, pattern, why string }
-	hits := map[string]hit{}
-	for _, f := range frames {
-		if f.ID == p.TargetID {
-			continue // the page itself, checked by guard
-		}
-		if pattern, ok := s.sensitive.Match(f.URL); ok {
-			hits[f.ID] = hit{f.URL, pattern, "matches"}
-		} else if pattern, ok := s.sensitive.MatchOrigin(f.URL); ok && t.RunsCallerCode {
-			hits[f.ID] = hit{f.URL, pattern, "shares its origin with"}
-		}
-	}
+	hits := s.sensitiveFrames(t, p, frames)
 	if len(hits) == 0 {
 		return nil
 	}
@@ -74,9 +76,69 @@ func (s *Server) guardFrames(ctx context.Context, t *Tool, p *browser.Page, args
 		if !ok || (in != nil && !in(f, frames)) {
 			continue
 		}
-		return s.confirm(ctx, fmt.Sprintf("%s on %s, in its iframe showing %s, which %s the sensitive page pattern %q", t.Name, p.Info().URL, h.url, h.why, h.pattern))
+		if err := s.confirm(ctx, fmt.Sprintf("%s on %s, in its iframe showing %s, which %s the sensitive page pattern %q", t.Name, p.Info().URL, h.url, h.why, h.pattern)); err != nil {
+			return err
+		}
+		if in == nil {
+			return nil // the yes covers the whole page
+		}
+		delete(hits, f.ID) // the yes covers this frame
+	}
+	if in != nil {
+		p.Input().CheckPresses(func(ctx context.Context, x, y float64) error {
+			return s.checkPress(ctx, t, p, x, y, frames, hits)
+		})
 	}
 	return nil
+}
+
+// checkPress refuses a mouse press or release at x, y that would land in
+// a sensitive frame the user did not let the call act in: the page may
+// have moved one under the pointer when the mouse moved there. frames and
+// hits are what guardFrames found; a frame that is not among them (made
+// since) has the page's frames read again.
+func (s *Server) checkPress(ctx context.Context, t *Tool, p *browser.Page, x, y float64, frames []browser.Frame, hits map[string]sensitiveFrame) error {
+	id, deep, ok, err := p.Input().FrameAt(ctx, x, y)
+	if err != nil {
+		return fmt.Errorf("refused %s: what the press at (%g, %g) would reach could not be checked: %w", t.Name, x, y, err)
+	}
+	if !ok {
+		return nil
+	}
+	if !slices.ContainsFunc(frames, func(f browser.Frame) bool { return f.ID == id }) {
+		if frames, err = p.Frames(ctx); err != nil {
+			return fmt.Errorf("refused %s: the page's frames could not be checked against the sensitive page patterns: %w", t.Name, err)
+		}
+		hits = s.sensitiveFrames(t, p, frames)
+	}
+	for _, f := range frames {
+		if h, sensitive := hits[f.ID]; sensitive && (f.ID == id || deep && insideFrame(f, id, frames)) {
+			return fmt.Errorf("refused %s: the page put its iframe showing %s, which %s the sensitive page pattern %q, under the pointer as the mouse moved there, so nothing was pressed; take a new snapshot", t.Name, h.url, h.why, h.pattern)
+		}
+	}
+	return nil
+}
+
+// sensitiveFrame is a frame of the page the guard asks about: its URL
+// and the pattern it matches (why: "matches", or "shares its origin with"
+// for a tool running the caller's code).
+type sensitiveFrame struct{ url, pattern, why string }
+
+// sensitiveFrames returns the iframes of frames that t needs a yes for, by
+// frame id.
+func (s *Server) sensitiveFrames(t *Tool, p *browser.Page, frames []browser.Frame) map[string]sensitiveFrame {
+	hits := map[string]sensitiveFrame{}
+	for _, f := range frames {
+		if f.ID == p.TargetID {
+			continue // the page itself, checked by guard
+		}
+		if pattern, ok := s.sensitive.Match(f.URL); ok {
+			hits[f.ID] = sensitiveFrame{f.URL, pattern, "matches"}
+		} else if pattern, ok := s.sensitive.MatchOrigin(f.URL); ok && t.RunsCallerCode {
+			hits[f.ID] = sensitiveFrame{f.URL, pattern, "shares its origin with"}
+		}
+	}
+	return hits
 }
 
 // landsIn returns whether the tool call with args lands in frame f of

@@ -637,6 +637,7 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 		if err := s.guard(ctx, t, p, args); err != nil {
 			return err
 		}
+		defer p.Input().CheckPresses(nil) // the guard's, if it set one
 		if err := guardUserTab(ctx, c, t, unlock); err != nil {
 			return err
 		}

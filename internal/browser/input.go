@@ -15,16 +15,37 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
 
-// mouse sends one mouse event to the page.
+// mouse sends one mouse event to the page, a press or release only once
+// the call's press check (if any) let it.
 func (in Input) mouse(ctx context.Context, ev cdp.MouseEvent) error {
 	s, err := in.page.Session(ctx)
 	if err != nil {
 		return err
 	}
+	if ev.Type == "mousePressed" || ev.Type == "mouseReleased" {
+		in.page.mu.Lock()
+		check := in.page.pressCheck
+		in.page.mu.Unlock()
+		if check != nil {
+			if err := check(ctx, ev.X, ev.Y); err != nil {
+				return err
+			}
+		}
+	}
 	if err := cdp.InputDispatchMouseEvent.Do(ctx, s, ev); err != nil {
 		return fmt.Errorf("mouse %s: %w", ev.Type, err)
 	}
 	return nil
+}
+
+// CheckPresses makes every mouse press and release of the tool call that
+// holds the page ask check first, with the point, and fail with its error;
+// nil ends it. A page can move what is under the pointer when the mouse
+// moves onto it, between a check made before the call and the press.
+func (in Input) CheckPresses(check func(ctx context.Context, x, y float64) error) {
+	in.page.mu.Lock()
+	in.page.pressCheck = check
+	in.page.mu.Unlock()
 }
 
 // ClickAt clicks (or double-clicks) at x, y of the page's viewport.

@@ -39,6 +39,9 @@ type Page struct {
 	setup       *cdp.Session
 	setupCancel context.CancelCauseFunc // ends that attach, with its cause
 	rec         *Recording              // the screencast being recorded, nil when none
+	// pressCheck, when set, is asked before every mouse press and release
+	// of the call holding the page (see Input.CheckPresses).
+	pressCheck func(ctx context.Context, x, y float64) error
 
 	// The state of the page's focused parts, each with its own lock.
 	events    pageEvents        // dialog, iframes and the subscriptions following them
