@@ -130,7 +130,10 @@ func (b *Browser) setPageDownloads(ctx context.Context, p *Page, on bool) error 
 		return nil
 	}
 	for _, q := range b.pageList() {
-		if q != p && q.info.BrowserContextID == id && q.emu.get().Downloads != nil {
+		q.mu.Lock()
+		same := q.info.BrowserContextID == id
+		q.mu.Unlock()
+		if q != p && same && q.emu.get().Downloads != nil {
 			return nil
 		}
 	}
