@@ -75,6 +75,9 @@ func TestUserTabsCannotBeLedAway(t *testing.T) {
 		mustContain(t, s.fails("navigate_page", args), "one of your own tabs", "new_page", "--allowCloseUserTabs")
 	}
 	s.ok("navigate_page", map[string]any{"type": "reload"})
+	// A reload's init script would run in the user's page unguarded.
+	mustContain(t, s.fails("navigate_page", map[string]any{"type": "reload", "initScript": "location.href = '" + site.URL + "'"}),
+		"one of your own tabs", "initScript", "--allowCloseUserTabs")
 	if list := s.ok("list_pages", nil); strings.Contains(list, "Agent page") {
 		t.Fatalf("the user's tab was navigated:\n%s", list)
 	}

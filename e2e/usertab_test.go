@@ -198,3 +198,45 @@ func TestHandleDialogUnderTheSensitiveGuard(t *testing.T) {
 	})
 	mustContain(t, s.fails("handle_dialog", map[string]any{"action": "accept"}), "you declined", bank.URL+"/bank/pay", bank.URL+"/bank/*")
 }
+
+// TestBusyUserTabIsReportedNotWaitedFor checks that a Guarded call on one
+// of the user's tabs that went busy on its own ends with an error within
+// seconds, not when the client gives up: neither the sensitive page guard
+// (which lists the page's frames) nor the leave guard can do their work on
+// a page that does not answer, and evaluate_script's watch does not probe,
+// since scripts may take long.
+func TestBusyUserTabIsReportedNotWaitedFor(t *testing.T) {
+	site := pages(t, map[string]string{"/mine": `<title>My mail</title>`})
+	ws, _, _ := chromium(t)
+	conn := openTabs(t, ws, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tab, err := cdp.TargetCreateTarget.Call(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + "/mine"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, "--browserUrl", browserURL(ws))
+	eventually(t, "the user's mail", func() bool { return strings.Contains(s.ok("list_pages", nil), "My mail") })
+	s.ok("select_page", map[string]any{"pageId": pageID(t, s.ok("list_pages", nil), "My mail")})
+	s.ok("take_snapshot", nil)
+	off := startServer(t, "--browserUrl", browserURL(ws), "--sensitivePages=off")
+	off.ok("select_page", map[string]any{"pageId": pageID(t, off.ok("list_pages", nil), "My mail")})
+	off.ok("take_snapshot", nil)
+	att, err := cdp.TargetAttachToTarget.Call(ctx, conn.Session(""), cdp.AttachToTargetParams{TargetID: tab.TargetID, Flatten: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := conn.Session(att.SessionID)
+	go cdp.RuntimeEvaluate.Call(ctx, user, cdp.EvaluateParams{Expression: "for (;;) {}"})
+	eventually(t, "the user's page busy", func() bool {
+		pctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		defer cancel()
+		_, err := cdp.RuntimeEvaluate.Call(pctx, user, cdp.EvaluateParams{Expression: "0"})
+		return err != nil
+	})
+	// The call's own deadline (60 s in s.call) fails the test if it hangs.
+	// The sensitive page guard (on by default when attached) reads the
+	// page's frames first: it refuses, as the leave guard does without it.
+	mustContain(t, s.fails("evaluate_script", map[string]any{"function": "() => 1"}), "frames could not be checked", "did not answer")
+	mustContain(t, off.fails("evaluate_script", map[string]any{"function": "() => 1"}), "one of your own tabs", "did not answer")
+}

@@ -194,11 +194,19 @@ func userTab(c *Call, p *browser.Page) bool {
 }
 
 // leavesUserTab refuses a navigation that takes one of the user's tabs away
-// from what it shows; a reload stays. A blank tab (browser.Page.Blank) may
+// from what it shows; a reload stays, without an initScript. A blank tab (browser.Page.Blank) may
 // be navigated: blank reports it, and the caller adopts the tab once the
 // navigation reached it (adoptMoved), not before the other guards ran.
 func leavesUserTab(ctx context.Context, c *Call, nav browser.Navigation) (blank bool, err error) {
-	if nav.Type == "reload" || !userTab(c, c.Page) {
+	if !userTab(c, c.Page) {
+		return false, nil
+	}
+	if nav.Type == "reload" {
+		if nav.InitScript != "" {
+			// It would run before the page's scripts in the reloaded
+			// document, where the leave guard (guardUserTab) is not.
+			return false, fmt.Errorf("page %d is one of your own tabs, not opened by the agent, and an initScript would run in it unguarded; reload without one, open a page of the agent's with new_page, or start the server with --allowCloseUserTabs", c.Page.ID)
+		}
 		return false, nil
 	}
 	if nav.Type == "" || nav.Type == "url" {
