@@ -387,7 +387,7 @@ func buildFlagTable() []*flagSpec {
 			desc:  "Return MCP structured content alongside the text.",
 			field: func(c *Config) any { return &c.ExperimentalStructuredContent }},
 		{name: "redactNetworkHeaders", kind: kindBool, group: groupOutput,
-			desc:  "Hide sensitive headers (cookies, authorization and the like) in network output.",
+			desc:  "Hide secrets (cookies, authorization headers, tokens, passwords and the like) in network output and in the text pages write: console messages, dialogs, errors.",
 			field: func(c *Config) any { return &c.RedactNetworkHeaders }},
 
 		// Logging.
