@@ -204,6 +204,9 @@ const busyProbe = "0"
 // started from a timer) with nobody watching. A page that answers costs
 // one round trip.
 func (p *Page) stopIfBusy(ctx context.Context, s *cdp.Session) {
+	if p.Crashed() != "" {
+		return // no renderer, no script; the probe would wait in vain
+	}
 	if p.unanswering(ctx, s) {
 		p.cleanUp(ctx, s, cdp.RuntimeTerminateExecution, cdp.RuntimeTerminateExecution.Method)
 	}
