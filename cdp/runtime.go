@@ -84,6 +84,9 @@ var (
 	RuntimeGetProperties           = Command[GetPropertiesParams, GetPropertiesResult]{"Runtime.getProperties"}
 	RuntimeTerminateExecution      = Action{"Runtime.terminateExecution"}
 	RuntimeRunIfWaitingForDebugger = Action{"Runtime.runIfWaitingForDebugger"}
+	// RuntimeGetIsolateId is answered on the page's main thread and runs
+	// no script: a probe of whether that thread is free.
+	RuntimeGetIsolateId = Action{"Runtime.getIsolateId"}
 )
 
 // GetPropertiesParams are the parameters of Runtime.getProperties.

@@ -112,6 +112,7 @@ type Key struct {
 	// node id. Empty for nodes of Chromium's accessibility tree.
 	World string
 	// Frame is the CDP id of the node's frame (Frame.ID), "" when unknown.
+	// It is not part of the node's identity (see Tracker).
 	Frame string
 }
 

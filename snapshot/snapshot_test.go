@@ -849,3 +849,31 @@ func TestTextThatSpellsItsParent(t *testing.T) {
 func normalizeUIDs(s string) string {
 	return regexp.MustCompile(`uid=\S+`).ReplaceAllString(s, "uid")
 }
+
+// TestUIDForFindsFramedNodes: a key made for an element a script returned
+// does not know the element's frame; it names the node the snapshot
+// numbered all the same, and Lookup keeps the frame the snapshot saw.
+func TestUIDForFindsFramedNodes(t *testing.T) {
+	tr := NewTracker()
+	root := &Frame{Scope: "s", ID: "F", Nodes: []cdp.AXNode{
+		{NodeID: "1", Role: axv(`"RootWebArea"`), ChildIDs: []string{"2"}, BackendDOMNodeID: 1},
+		{NodeID: "2", Role: axv(`"button"`), Name: axv(`"Go"`), BackendDOMNodeID: 7},
+	}}
+	snap := tr.Take(root, false)
+	want := find(snap, "button", "Go").UID
+	if got := tr.UIDFor(Key{Scope: "s", BackendNodeID: 7}); got != want {
+		t.Fatalf("UIDFor named the button %s, the snapshot %s", got, want)
+	}
+	if k, err := tr.Lookup(want); err != nil || k.Frame != "F" {
+		t.Fatalf("Lookup = %+v, %v; want frame F", k, err)
+	}
+	// Seen by a script first, then by a snapshot: the frame is learnt.
+	tr = NewTracker()
+	uid := tr.UIDFor(Key{Scope: "s", BackendNodeID: 7})
+	if got := find(tr.Take(root, false), "button", "Go").UID; got != uid {
+		t.Fatalf("the snapshot named the button %s, UIDFor %s", got, uid)
+	}
+	if k, _ := tr.Lookup(uid); k.Frame != "F" {
+		t.Fatalf("Lookup = %+v; want frame F", k)
+	}
+}

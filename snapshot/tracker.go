@@ -62,7 +62,15 @@ func (t *Tracker) Take(root *Frame, verbose bool) *Snapshot {
 // uidLocked returns the uid of the node tracked by ident, issuing one in the
 // current snapshot if it has none; dom is what Lookup will return for it.
 func (t *Tracker) uidLocked(ident, dom Key) string {
+	// A node's frame is not part of its identity: keys made for elements
+	// that scripts return do not know it. Lookup gets it once a snapshot
+	// has seen the node.
+	ident.Frame = ""
 	if uid, ok := t.byKey[ident]; ok {
+		if k := t.byUID[uid]; k.Frame == "" && dom.Frame != "" {
+			k.Frame = dom.Frame
+			t.byUID[uid] = k
+		}
 		return uid
 	}
 	if t.snap == 0 {

@@ -179,22 +179,19 @@ func longWork(method string) bool {
 	return false
 }
 
-// unanswering tells whether session s leaves a trivial script unanswered
-// for probeFor with no dialog open: its main thread is busy.
+// unanswering tells whether session s leaves a trivial command of its main
+// thread unanswered for probeFor with no dialog open: that thread is busy.
+// The probe runs no script: one would show in a trace being recorded (the
+// probe before a traced reload cost the trace its script sources).
 func (p *Page) unanswering(ctx context.Context, s *cdp.Session) bool {
 	pctx, cancel := context.WithTimeout(ctx, probeFor)
-	_, err := cdp.RuntimeEvaluate.Call(pctx, s, cdp.EvaluateParams{Expression: busyProbe})
+	err := cdp.RuntimeGetIsolateId.Do(pctx, s)
 	cancel()
 	if ctx.Err() != nil {
 		return false
 	}
 	return errors.Is(err, context.DeadlineExceeded) && p.events.openDialog() == nil
 }
-
-// busyProbe is the trivial script that tells whether a page's main thread
-// answers. Replays answer it as a page that is not busy would
-// (cdptest.Fake).
-const busyProbe = "0"
 
 // stopIfBusy stops the script keeping the page busy before a call that
 // takes the page away from it (navigating, closing). It must come first,

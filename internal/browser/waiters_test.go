@@ -85,8 +85,8 @@ func (f *fakeTransport) expect(t *testing.T, method string) command {
 // is not busy does.
 func (f *fakeTransport) answerProbe(t *testing.T) {
 	t.Helper()
-	probe := f.expect(t, "Runtime.evaluate")
-	f.send(t, `{"id":%d,"result":{"result":{"type":"number","value":0}}}`, probe.ID)
+	probe := f.expect(t, "Runtime.getIsolateId")
+	f.send(t, `{"id":%d,"result":{"id":"1"}}`, probe.ID)
 }
 
 func (f *fakeTransport) send(t *testing.T, format string, args ...any) {

@@ -21,7 +21,9 @@ var ErrClosed = errors.New("cdptest: transport closed")
 // on or off and other set-up whose only effect the recording already shows.
 // Browser.getVersion is tolerated too: an empty answer is a browser of
 // unknown version, which only turns off version warnings; and
-// Browser.setDownloadBehavior, whose effect no recorded page shows.
+// Browser.setDownloadBehavior, whose effect no recorded page shows; and
+// Runtime.getIsolateId, the busy probe, answered as by a page that is not
+// busy.
 // A client that enables a domain once more, or in another order, after a
 // refactor still replays; any other unrecorded command fails the test.
 func tolerated(method string) bool {
@@ -30,19 +32,10 @@ func tolerated(method string) bool {
 		cdp.DOMEnable.Method, cdp.DOMDisable.Method, cdp.LogEnable.Method, cdp.NetworkEnable.Method,
 		cdp.PageEnable.Method, cdp.RuntimeEnable.Method, cdp.HeapProfilerEnable.Method,
 		cdp.PageSetLifecycleEventsEnabled.Method, cdp.RuntimeRunIfWaitingForDebugger.Method, cdp.TargetSetAutoAttach.Method,
-		cdp.BrowserGetVersion.Method, cdp.BrowserSetDownloadBehavior.Method:
+		cdp.BrowserGetVersion.Method, cdp.BrowserSetDownloadBehavior.Method, cdp.RuntimeGetIsolateId.Method:
 		return true
 	}
 	return false
-}
-
-// isBusyProbe reports whether c is the browser layer's probe of a page's
-// main thread (Runtime.evaluate of "0", nothing else), which it sends before
-// every navigation: the fake answers it, when nothing recorded matches, as
-// a page that is not busy does.
-func isBusyProbe(c command) bool {
-	var p map[string]any
-	return c.Method == cdp.RuntimeEvaluate.Method && json.Unmarshal(c.Params, &p) == nil && len(p) == 1 && p["expression"] == "0"
 }
 
 // Fake is a [cdp.Transport] that plays Chromium from a Recording.
@@ -64,8 +57,7 @@ func isBusyProbe(c command) bool {
 // A command whose recorded matches are all used gets the last one's reply
 // again, without its events (a poll repeated more often than when it was
 // recorded). A few set-up commands, such as enabling a domain's events, get
-// an empty result when nothing recorded matches, and the busy probe the
-// answer of a page that is not busy (see isBusyProbe). Any other command fails
+// an empty result when nothing recorded matches. Any other command fails
 // the test, naming the command and what was recorded for its method, and
 // gets a CDP error reply, so the client never waits for an answer.
 type Fake struct {
@@ -228,8 +220,6 @@ func (f *Fake) Write(ctx context.Context, msg []byte) error {
 		}
 	case tolerated(c.Method):
 		f.queue(reply(c, json.RawMessage(`{}`), nil))
-	case isBusyProbe(c):
-		f.queue(reply(c, json.RawMessage(`{"result":{"type":"number","value":0,"description":"0"}}`), nil))
 	default:
 		text := f.unexpected(c)
 		if !f.cleaned {
