@@ -215,10 +215,17 @@ func chromiumPath(t testing.TB) string {
 // when the test ends.
 func chromium(t testing.TB) (wsURL, profile string, proc *os.Process) {
 	t.Helper()
+	return chromiumWith(t)
+}
+
+// chromiumWith is chromium with extra command-line switches.
+func chromiumWith(t testing.TB, extra ...string) (wsURL, profile string, proc *os.Process) {
+	t.Helper()
 	exe := chromiumPath(t)
 	profile = t.TempDir()
-	args := []string{"--headless=new", "--remote-debugging-port=0", "--user-data-dir=" + profile,
-		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "about:blank"}
+	args := append([]string{"--headless=new", "--remote-debugging-port=0", "--user-data-dir=" + profile,
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"}, extra...)
+	args = append(args, "about:blank")
 	if os.Geteuid() == 0 {
 		args = append(args, "--no-sandbox")
 	}

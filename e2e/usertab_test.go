@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -239,4 +240,33 @@ func TestBusyUserTabIsReportedNotWaitedFor(t *testing.T) {
 	// page's frames first: it refuses, as the leave guard does without it.
 	mustContain(t, s.fails("evaluate_script", map[string]any{"function": "() => 1"}), "frames could not be checked", "did not answer")
 	mustContain(t, off.fails("evaluate_script", map[string]any{"function": "() => 1"}), "one of your own tabs", "did not answer")
+}
+
+// TestUserExtensionWorkersAreOffLimits checks that, attached to the user's
+// browser, evaluate_script refuses to run in the service worker of one of
+// the user's extensions: the script would have the extension's powers,
+// and chrome.tabs alone can close or navigate every tab.
+// --allowCloseUserTabs lifts it.
+func TestUserExtensionWorkersAreOffLimits(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"manifest_version": 3, "name": "User's", "version": "1", "background": {"service_worker": "sw.js"}, "permissions": ["tabs"]}`), 0o600)
+	os.WriteFile(filepath.Join(dir, "sw.js"), []byte(`self.addEventListener('install', () => {});`), 0o600)
+	ws, _, _ := chromiumWith(t, "--load-extension="+dir, "--disable-features=DisableLoadExtensionCommandLineSwitch")
+	closeAll := "async () => { for (const tab of await chrome.tabs.query({})) await chrome.tabs.remove(tab.id); return 'closed'; }"
+	for _, flags := range [][]string{{"--categoryExtensions"}, {"--categoryExtensions", "--allowCloseUserTabs"}} {
+		s := startServer(t, append([]string{"--browserUrl", browserURL(ws)}, flags...)...)
+		var sw string
+		eventually(t, "the user's extension worker in list_pages", func() bool {
+			m := regexp.MustCompile(`(?m)^(sw-\d+): chrome-extension://`).FindStringSubmatch(s.ok("list_pages", nil))
+			if m != nil {
+				sw = m[1]
+			}
+			return m != nil
+		})
+		if len(flags) == 1 {
+			mustContain(t, s.fails("evaluate_script", map[string]any{"serviceWorkerId": sw, "function": closeAll}), "one of your own extensions", "chrome.tabs", "--allowCloseUserTabs")
+			continue
+		}
+		mustContain(t, s.ok("evaluate_script", map[string]any{"serviceWorkerId": sw, "function": "async () => (await chrome.tabs.query({})).length > 0"}), "true")
+	}
 }

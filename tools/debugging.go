@@ -138,6 +138,11 @@ func evaluateInServiceWorker(ctx context.Context, c *Call, args *evaluateScriptA
 		return errors.New("args (element uids) cannot be used in a service worker, which has no DOM")
 	case args.Format == "script":
 		return errors.New("format=script cannot be used in a service worker; pass a function")
+	case c.attached() && !c.Server.opts.Guard.CloseUserTabs:
+		// An attached browser's extensions are the user's (install_extension
+		// is refused there), and a script in their worker has their
+		// powers: chrome.tabs can close or navigate every tab.
+		return fmt.Errorf("service worker %s belongs to one of your own extensions, not installed by the agent, and a script there has the extension's powers over every tab (chrome.tabs can close or navigate them); start the server with --allowCloseUserTabs to allow it", args.ServiceWorkerID)
 	}
 	ctx, cancel := context.WithTimeout(ctx, cmp.Or(c.Server.opts.ScriptTimeout, time.Minute))
 	defer cancel()
