@@ -46,10 +46,12 @@ type frameRecording struct {
 	s        *cdp.Session
 	sink     frameSink
 	interval time.Duration
+	format   string // of the frames: "jpeg" or "png"
 	frames   *cdp.Subscription
 
 	stop   chan struct{}
 	pumped chan struct{}
+	got    bool // the sink took a frame; the pump's, read once it ended
 	mu     sync.Mutex
 	err    error // the first error of the sink while pumping
 }
@@ -57,7 +59,7 @@ type frameRecording struct {
 // startFrames subscribes to the page's frames, starts the screencast and
 // the pump.
 func startFrames(ctx context.Context, p *Page, s *cdp.Session, sink frameSink, format string, fps, width, height int) (*frameRecording, error) {
-	r := &frameRecording{page: p, s: s, sink: sink, interval: time.Second / time.Duration(fps),
+	r := &frameRecording{page: p, s: s, sink: sink, interval: time.Second / time.Duration(fps), format: format,
 		frames: s.Subscribe(cdp.PageScreencastFrame), stop: make(chan struct{}), pumped: make(chan struct{})}
 	params := cdp.StartScreencastParams{Format: format, MaxWidth: width, MaxHeight: height, MaxFramesInFlight: 1}
 	if format == "jpeg" {
@@ -99,6 +101,7 @@ func (r *frameRecording) pump(ctx context.Context) {
 				r.fail(err) // no acknowledgement: Chrome sends no more
 				return
 			}
+			r.got = true
 			if wait := time.Until(lastAck.Add(r.interval)); wait > 0 {
 				select {
 				case <-time.After(wait):
@@ -114,6 +117,29 @@ func (r *frameRecording) pump(ctx context.Context) {
 				r.page.browser.bg.failed(r.page.TargetID, cdp.PageScreencastFrameAck.Method, err)
 			}
 		}
+	}
+}
+
+// stillFrame gives the sink a screenshot of the page when Chrome sent no
+// frame before the stop: it sends its first one only once the page paints
+// again, which a still page stopped right after the start (or on a loaded
+// machine) may not do in time, and a recording of what the page showed
+// beats none. It gives up quietly on a page that does not answer: the
+// sink then says that nothing was recorded.
+func (r *frameRecording) stillFrame(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	params := cdp.CaptureScreenshotParams{Format: r.format}
+	if r.format == "jpeg" {
+		params.Quality = 90
+	}
+	shot, err := cdp.PageCaptureScreenshot.Call(ctx, r.s, params)
+	if err != nil {
+		r.page.browser.bg.failed(r.page.TargetID, cdp.PageCaptureScreenshot.Method, err)
+		return
+	}
+	if err := r.sink.frame(shot.Data, time.Now()); err != nil {
+		r.fail(err)
 	}
 }
 
@@ -137,6 +163,9 @@ func (r *frameRecording) finish(ctx context.Context, progress Progress) error {
 	case <-r.page.gone:
 	default:
 		r.page.cleanUp(ctx, r.s, cdp.PageStopScreencast, cdp.PageStopScreencast.Method)
+		if !r.got {
+			r.stillFrame(ctx)
+		}
 	}
 	err := r.sink.close(ctx, end, progress)
 	r.mu.Lock()
