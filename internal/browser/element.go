@@ -16,6 +16,7 @@ type Element struct {
 	session   *cdp.Session
 	backendID int
 	objectID  string
+	frame     string // the id of its document's frame; "" when not known
 }
 
 // call runs the function declaration fn with the element as this and
@@ -48,6 +49,7 @@ func (e *Element) callString(ctx context.Context, fn string, args ...cdp.CallArg
 type clickPoint struct {
 	X, Y        float64
 	CrossOrigin bool
+	Hops        int    // with CrossOrigin: frames walked up before the unreadable one
 	Fail        string // nosize, hidden, option, outside, covered, around, nopointer
 	What        string // the element a click there would reach
 }
@@ -72,15 +74,17 @@ func (in Input) point(ctx context.Context, e *Element, watch bool) (x, y float64
 	if !p.CrossOrigin {
 		return p.X, p.Y, nil
 	}
-	return in.throughOwner(ctx, e.session, p.X, p.Y, e.UID)
+	return in.throughOwner(ctx, e, p.X, p.Y, p.Hops)
 }
 
-// throughOwner turns x, y in the viewport of the cross-process frame of
-// session s into the page's viewport, through the <iframe> elements that
-// hold it, checking that nothing in a parent covers the point.
-func (in Input) throughOwner(ctx context.Context, s *cdp.Session, x, y float64, uid string) (float64, float64, error) {
+// throughOwner turns x, y in the viewport of the frame hops frames up
+// from e's, whose parent e's document cannot read, into the page's
+// viewport, through the <iframe> elements that hold it, checking that
+// nothing in a parent covers the point.
+func (in Input) throughOwner(ctx context.Context, e *Element, x, y float64, hops int) (float64, float64, error) {
+	uid := e.UID
 	for range 16 { // frames nest a few deep; a cycle must not spin
-		owner, err := in.frameOwner(ctx, s)
+		owner, err := in.frameOwner(ctx, e, hops)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -98,7 +102,7 @@ func (in Input) throughOwner(ctx context.Context, s *cdp.Session, x, y float64, 
 		if !p.CrossOrigin {
 			return p.X, p.Y, nil
 		}
-		x, y, s = p.X, p.Y, owner.session
+		x, y, e, hops = p.X, p.Y, owner, p.Hops
 	}
 	return 0, 0, fmt.Errorf("uid=%s is in frames nested too deep to click", uid)
 }
@@ -153,13 +157,14 @@ func (in Input) frameOffset(ctx context.Context, e *Element) (x, y float64, err 
 	var off struct {
 		X, Y        float64
 		CrossOrigin bool
+		Hops        int
 	}
 	_ = json.Unmarshal(v.Value, &off)
 	if !off.CrossOrigin {
 		return off.X, off.Y, nil
 	}
-	// A cross-origin frame: ask its owner element in the parent frame.
-	owner, err := in.frameOwner(ctx, e.session)
+	// A frame of another origin: ask its owner element in the parent frame.
+	owner, err := in.frameOwner(ctx, e, off.Hops)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -170,22 +175,68 @@ func (in Input) frameOffset(ctx context.Context, e *Element) (x, y float64, err 
 	var o struct{ X, Y float64 }
 	_ = json.Unmarshal(ov.Value, &o)
 	px, py, err := in.frameOffset(ctx, owner)
-	return o.X + px, o.Y + py, err
+	return off.X + o.X + px, off.Y + o.Y + py, err
 }
 
-// frameOwner returns the <iframe> element hosting the document of session
-// s (a cross-process iframe), in its parent's session.
-func (in Input) frameOwner(ctx context.Context, s *cdp.Session) (*Element, error) {
+// frameOwner returns the <iframe> element, in its parent's document, of
+// the frame hops frames up from e's. That frame is in e's process (a
+// frame of another origin but the same site shares its parent's) unless
+// it is the root of e's session, a cross-process iframe whose <iframe> is
+// in its parent's session.
+func (in Input) frameOwner(ctx context.Context, e *Element, hops int) (*Element, error) {
+	if e.frame != "" {
+		if tree, err := cdp.PageGetFrameTree.Call(ctx, e.session); err == nil {
+			parents := frameParents(&tree.FrameTree, map[string]string{})
+			f := e.frame
+			for range hops {
+				f = parents[f]
+			}
+			if parent, ok := parents[f]; ok && parent != "" {
+				return in.ownerIn(ctx, e.session, f, parent)
+			}
+		}
+	}
 	in.page.sessions().synced()
-	frameID, parent := in.page.events.frameOf(s)
+	frameID, parent := in.page.events.frameOf(e.session)
 	if parent == nil {
 		return nil, errors.New("the element is in a frame of another origin that is no longer attached; take a new snapshot")
 	}
-	owner, err := cdp.DOMGetFrameOwner.Call(ctx, parent, cdp.GetFrameOwnerParams{FrameID: frameID})
+	return in.ownerIn(ctx, parent, frameID, "")
+}
+
+// ownerIn resolves the <iframe> of frame id in session s, whose document
+// is that of frame parent ("" when not known).
+func (in Input) ownerIn(ctx context.Context, s *cdp.Session, id, parent string) (*Element, error) {
+	owner, err := cdp.DOMGetFrameOwner.Call(ctx, s, cdp.GetFrameOwnerParams{FrameID: id})
 	if err != nil {
 		return nil, fmt.Errorf("find the frame's <iframe>: %w", err)
 	}
-	return resolve(ctx, parent, owner.BackendNodeID, "")
+	el, err := resolve(ctx, s, owner.BackendNodeID, "")
+	if err != nil {
+		return nil, err
+	}
+	el.frame = parent
+	if parent == "" {
+		// A cross-process iframe's <iframe>: its document's frame is the
+		// parent, in that session's tree, of the frame it holds.
+		if tree, err := cdp.PageGetFrameTree.Call(ctx, s); err == nil {
+			el.frame = frameParents(&tree.FrameTree, map[string]string{})[id]
+		}
+	}
+	return el, nil
+}
+
+// frameParents maps each frame of tree to its parent's id ("" for the
+// root), into m.
+func frameParents(tree *cdp.FrameTree, m map[string]string) map[string]string {
+	if _, ok := m[tree.Frame.ID]; !ok {
+		m[tree.Frame.ID] = ""
+	}
+	for i := range tree.ChildFrames {
+		m[tree.ChildFrames[i].Frame.ID] = tree.Frame.ID
+		frameParents(&tree.ChildFrames[i], m)
+	}
+	return m
 }
 
 // resolve makes an Element from a backend node id in session s. A text

@@ -212,7 +212,11 @@ func (sn Snapshots) Element(ctx context.Context, uid string) (*Element, error) {
 			return nil, err
 		}
 	}
-	return resolve(ctx, s, id, uid)
+	el, err := resolve(ctx, s, id, uid)
+	if err == nil {
+		el.frame = key.Frame
+	}
+	return el, err
 }
 
 // newDocument forgets the uids of the previous document. Called with p.mu held.

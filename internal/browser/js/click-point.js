@@ -1,8 +1,9 @@
 // Finds the point where a user would click this element, bringing it into
 // view as a user's scroll would, and checks that a click there reaches it.
 // Returns {x, y} in the viewport of the topmost frame this document can
-// read (crossOrigin: a frame above that is another origin's, whose
-// <iframe> the caller asks next), or {fail, what} saying why not. With
+// read (crossOrigin: the frame hops frames up from this element's is
+// another origin's child, whose <iframe> the caller asks next), or
+// {fail, what} saying why not. With
 // inner (a point in this <iframe>'s content), it checks that point in the
 // <iframe>'s own frame instead. With watching, the presses on this
 // element's window are watched from then on, for click-landed.js.
@@ -160,10 +161,10 @@ async function(inner, watching) {
   }
   // Up the frames this document can read: each <iframe> in view, and the
   // point in it not covered in its parent.
-  for (let w = win; w !== w.top; w = w.parent) {
+  for (let w = win, hops = 0; w !== w.top; w = w.parent, hops++) {
     let fe = null;
     try { fe = w.frameElement; } catch (_) {}
-    if (!fe) { if (!inner) watch(); return {x, y, crossOrigin: true}; }
+    if (!fe) { if (!inner) watch(); return {x, y, crossOrigin: true, hops}; }
     await scrollFrame(fe);
     const o = origin(fe);
     x += o.x, y += o.y;

@@ -1,6 +1,7 @@
 // Sums the content-box origins of the frames between this element's
 // document and the top one, scrolling each <iframe> into view in its
-// parent; crossOrigin tells that a frame on the way cannot be read.
+// parent; crossOrigin tells that a frame on the way cannot be read: the
+// sums then stop below it, hops frames up from this element's.
 async function() {
   // scrollFrame scrolls the <iframe> element fe into view in its frame
   // (the element to click may sit in a part of the iframe that its parent
@@ -21,7 +22,7 @@ async function() {
   for (let w = this.ownerDocument.defaultView; w !== w.top; w = w.parent) {
     let fe = null;
     try { fe = w.frameElement; } catch (_) {}
-    if (!fe) return {x: 0, y: 0, crossOrigin: true};
+    if (!fe) return {x: out.reduce((a, f) => a + f.x, 0), y: out.reduce((a, f) => a + f.y, 0), crossOrigin: true, hops: out.length};
     await scrollFrame(fe);
     const r = fe.getBoundingClientRect(), s = getComputedStyle(fe);
     out.push({x: r.left + fe.clientLeft + parseFloat(s.paddingLeft), y: r.top + fe.clientTop + parseFloat(s.paddingTop)});
