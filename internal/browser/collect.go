@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -71,6 +72,23 @@ type Request struct {
 	requestID string
 	session   *cdp.Session
 	nav       int
+	live      *Request // of a copy (snapshot): the request the collector updates
+}
+
+// snapshot returns a copy of r, its headers and redirect hops included,
+// that the collector never writes to: a tool reads it without the
+// collector's lock while events keep updating r. Called with the
+// collector's lock held.
+func (r *Request) snapshot() *Request {
+	cp := *r
+	cp.RequestHeaders = maps.Clone(r.RequestHeaders)
+	cp.ResponseHeaders = maps.Clone(r.ResponseHeaders)
+	cp.Redirects = make([]*Request, len(r.Redirects))
+	for i, hop := range r.Redirects {
+		cp.Redirects[i] = hop.snapshot()
+	}
+	cp.live = r
+	return &cp
 }
 
 // State renders the state of the request as list_network_requests
@@ -345,7 +363,7 @@ func (col Collected) Requests(preserved bool) []*Request {
 	var out []*Request
 	for _, r := range c.requests {
 		if preserved || r.nav == c.nav {
-			out = append(out, r)
+			out = append(out, r.snapshot())
 		}
 	}
 	return out
@@ -361,7 +379,7 @@ func (col Collected) Request(id int) (*Request, error) {
 	for i := len(c.requests) - 1; i >= 0; i-- {
 		r := c.requests[i]
 		if r.ID == id || (id == 0 && r.ResourceType == "document") {
-			return r, nil
+			return r.snapshot(), nil
 		}
 	}
 	if id == 0 {
@@ -438,6 +456,9 @@ const bodyWait = 3 * time.Second
 // until ctx ends.
 func (col Collected) awaitFinished(ctx context.Context, r *Request, max time.Duration) {
 	c := &col.page.collected
+	if r.live != nil {
+		r = r.live
+	}
 	timer := time.NewTimer(max)
 	defer timer.Stop()
 	for {
