@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -354,6 +355,9 @@ func (c *Conn) dispatch(msg []byte) {
 		c.fanout.Lock()
 		c.mu.Lock()
 		subs := c.subs[m.SessionID]
+		if all := c.subs[AnySession]; len(all) > 0 {
+			subs = append(slices.Clip(subs), all...)
+		}
 		c.mu.Unlock()
 		ev := RawEvent{SessionID: m.SessionID, Method: m.Method, Params: m.Params}
 		for _, s := range subs {

@@ -72,9 +72,18 @@ type Subscription struct {
 	progress  chan struct{} // closed when delivered advances, for Sync; nil when nobody waits
 }
 
+// AnySession, given to Subscribe or SubscribeFunc as the session, receives
+// the events of every session, the browser's included. It is for the
+// events of a session that a command is about to open (Target.attachToTarget):
+// such a session's first events may be dispatched before its id is known
+// to the caller, too early for AddSession. Name the events wanted: every
+// event of every session is a lot.
+const AnySession = "*"
+
 // Subscribe returns a subscription to the events declared by events (every
 // event when none is given) of session sessionID ("" = browser-level
-// events), delivered on the channel Events returns. Close it when done.
+// events, AnySession = all), delivered on the channel Events returns. Close
+// it when done.
 func (c *Conn) Subscribe(sessionID string, events ...EventType) *Subscription {
 	s := c.newSubscription(methodsOf(events))
 	s.events = make(chan RawEvent)

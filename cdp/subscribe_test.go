@@ -120,6 +120,37 @@ func TestSubscriptionSessions(t *testing.T) {
 	}
 }
 
+// TestSubscriptionToAnySession checks that AnySession receives the wanted
+// events of every session, the browser's and sessions never named
+// included, and that a session's own subscribers still get them once.
+func TestSubscriptionToAnySession(t *testing.T) {
+	c, p := newTestConn(t)
+	all := c.Subscribe(AnySession, Event[json.RawMessage]{"E.wanted"})
+	defer all.Close()
+	own := c.Subscribe("S1")
+	defer own.Close()
+
+	p.event(t, "S9", "E.other", `{}`)
+	p.event(t, "S9", "E.wanted", `{}`)
+	p.event(t, "", "E.wanted", `{}`)
+	p.event(t, "S1", "E.wanted", `{}`)
+	var got []string
+	for range 3 {
+		ev := next(t, all)
+		got = append(got, ev.SessionID+":"+ev.Method)
+	}
+	if fmt.Sprint(got) != "[S9:E.wanted :E.wanted S1:E.wanted]" {
+		t.Errorf("events = %v, want [S9:E.wanted :E.wanted S1:E.wanted]", got)
+	}
+	if ev := next(t, own); ev.SessionID != "S1" || ev.Method != "E.wanted" {
+		t.Errorf("the session's own subscriber got %s:%s", ev.SessionID, ev.Method)
+	}
+	p.event(t, "S1", "E.last", `{}`)
+	if ev := next(t, own); ev.Method != "E.last" {
+		t.Errorf("the session's own subscriber got %s:%s twice", ev.SessionID, ev.Method)
+	}
+}
+
 // TestSubscriptionClose checks that Close ends delivery at once, drops
 // what was not delivered, and that later events go nowhere.
 func TestSubscriptionClose(t *testing.T) {

@@ -104,10 +104,9 @@ func (b *Browser) awaitWorker(ctx context.Context, created *cdp.Subscription, ur
 			if err != nil || t.Type != "service_worker" || t.URL != url {
 				continue
 			}
-			if s, detach, err := b.attachTarget(ctx, t.TargetID); err == nil {
-				// The worker answers once its script has run; an error
-				// only means it will not, which the wait cannot change.
-				_ = cdp.RuntimeEvaluate.Do(ctx, s, cdp.EvaluateParams{Expression: "0"})
+			// An error only means the script will not load, which the
+			// wait cannot change.
+			if _, detach, err := b.attachLoadedWorker(ctx, t.TargetID); err == nil {
 				detach()
 			}
 			return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
@@ -67,7 +68,7 @@ func (b *Browser) EvaluateInServiceWorker(ctx context.Context, id, fn string) (s
 		}
 		return "", fmt.Errorf("no extension service worker %q; running: %s", id, strings.Join(ids, ", "))
 	}
-	s, detach, err := b.attachTarget(ctx, w.targetID)
+	s, detach, err := b.attachLoadedWorker(ctx, w.targetID)
 	if err != nil {
 		return "", fmt.Errorf("attach to service worker %s: %w", id, err)
 	}
@@ -86,4 +87,43 @@ func (b *Browser) EvaluateInServiceWorker(ctx context.Context, id, fn string) (s
 		return "", fmt.Errorf("read the result of service worker %s: %w", id, err)
 	}
 	return text, nil
+}
+
+// workerLoadWait bounds the wait for a worker's script to load. A Chrome
+// that never says so gets the script run after it anyway.
+const workerLoadWait = 10 * time.Second
+
+// attachLoadedWorker attaches to the worker target and returns once its
+// script has loaded. Chrome lists an extension's service worker as soon as
+// it starts, before its script ran: a function evaluated then finds no
+// chrome.tabs, or gets no answer at all.
+func (b *Browser) attachLoadedWorker(ctx context.Context, target string) (s *cdp.Session, detach func(), err error) {
+	// The event can come right after the reply to the attach, before its
+	// session is known here: listen on every session, then pick this one.
+	loaded := b.conn.Subscribe(cdp.AnySession, cdp.InspectorWorkerScriptLoaded)
+	defer loaded.Close()
+	s, detach, err = b.attachTarget(ctx, target)
+	if err != nil {
+		return nil, nil, err
+	}
+	wait := time.NewTimer(workerLoadWait)
+	defer wait.Stop()
+	for {
+		select {
+		case ev, ok := <-loaded.Events():
+			if !ok {
+				detach()
+				return nil, nil, fmt.Errorf("wait for the worker's script: %w", cdp.ErrBrowserGone)
+			}
+			if ev.SessionID == s.ID {
+				return s, detach, nil
+			}
+		case <-wait.C:
+			b.m.log.Debug("worker script not reported loaded; running anyway", "target", target)
+			return s, detach, nil
+		case <-ctx.Done():
+			detach()
+			return nil, nil, fmt.Errorf("the worker did not load its script: %w", ctx.Err())
+		}
+	}
 }
