@@ -478,8 +478,11 @@ func TestGetCSSStyles(t *testing.T) {
 // which Chromium runs in its own process, sends and reports the emulated
 // user agent and headers and sees the emulated media features, like its
 // page, from its first request on; and that its requests are listed.
+// The frame's script sits in its body: one in the head may see its fetch
+// answered before the parser reached the end of the document and made
+// the body (on a loaded machine it did).
 func TestEmulationReachesCrossSiteFrames(t *testing.T) {
-	frame := `<title>Frame</title><script>
+	frame := `<title>Frame</title><body><script>
 fetch('/frame-api').then(() => {
   document.body.innerHTML = '<button>' + navigator.userAgent + ' ' + matchMedia('(prefers-color-scheme: dark)').matches + '</button>';
   document.querySelector('button').onclick = e => fetch('/frame-again').then(() => { e.target.textContent = 'again ' + navigator.userAgent; });

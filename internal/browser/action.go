@@ -56,6 +56,7 @@ type actionWatch struct {
 	sub       *cdp.Subscription // the page's events, from watch
 	events    <-chan Event      // sub.Events()
 	answer    DialogAnswer      // nil: dialogs stop the wait for handle_dialog
+	effects   []*cdp.Session    // the sessions recording the action's effects (watchEffects)
 
 	navigations int    // main-frame navigations started
 	handled     int    // of those, how many the settle loop has taken up
@@ -223,7 +224,7 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, window time.Duratio
 	settle := window >= 0
 	if settle {
 		_, cpu := p.Emulator().Current().Slowdown()
-		p.watchEffects(ctx, s, cpu)
+		w.effects = p.watchEffects(ctx, p.effectSessions(s), cpu)
 	}
 
 	// The action runs beside the watch: input commands are not answered
@@ -274,7 +275,7 @@ func (p *Page) settle(ctx context.Context, w *actionWatch, window time.Duration)
 	for round := range 3 { // a page that keeps navigating gets three rounds
 		var quiet <-chan error
 		if round == 0 {
-			quiet = p.settleEffects(ctx, window, cpu)
+			quiet = p.settleEffects(ctx, w.effects, window, cpu)
 		} else {
 			quiet = p.quietDOM(ctx, cpu)
 		}
@@ -353,15 +354,40 @@ func (w *actionWatch) awaitLoad(ctx context.Context, limit time.Duration) (timed
 // domQuiet, at most domSettleCap, both times slowdown; the result arrives
 // on the channel. The evaluation is abandoned when ctx ends.
 func (p *Page) quietDOM(ctx context.Context, slowdown float64) <-chan error {
+	return p.quietDOMIn(ctx, nil, slowdown)
+}
+
+// quietDOMIn is quietDOM in the document of session s: the page's for nil,
+// an iframe's for its session.
+func (p *Page) quietDOMIn(ctx context.Context, s *cdp.Session, slowdown float64) <-chan error {
 	errc := make(chan error, 1)
 	quiet, limit := scaled(domQuiet, slowdown), scaled(domSettleCap, slowdown)
 	go func() {
 		ctx, cancel := context.WithTimeout(ctx, limit+time.Second)
 		defer cancel()
-		_, err := p.Evaluate(ctx, fmt.Sprintf("(%s)(%d, %d)", quietDOMJS, quiet.Milliseconds(), limit.Milliseconds()))
+		expr := fmt.Sprintf("(%s)(%d, %d)", quietDOMJS, quiet.Milliseconds(), limit.Milliseconds())
+		var err error
+		if s == nil {
+			_, err = p.Evaluate(ctx, expr)
+		} else {
+			err = evaluateIn(ctx, s, expr)
+		}
 		errc <- err
 	}()
 	return errc
+}
+
+// evaluateIn runs expression in session s, awaiting a promise, for its
+// effect: a thrown error becomes an error.
+func evaluateIn(ctx context.Context, s *cdp.Session, expression string) error {
+	res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: expression, AwaitPromise: true})
+	if err != nil {
+		return fmt.Errorf("evaluate: %w", err)
+	}
+	if res.ExceptionDetails != nil {
+		return fmt.Errorf("the script threw: %s", res.ExceptionDetails.Message())
+	}
+	return nil
 }
 
 // scaled returns d times factor.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -35,45 +36,94 @@ const (
 	effectWatchLife = 10 * time.Second
 )
 
-// watchEffects starts recording in the page what the action about to run
-// sets going. When it fails, settling falls back to the quiet-DOM wait.
-func (p *Page) watchEffects(ctx context.Context, s *cdp.Session, cpu float64) {
-	expr := fmt.Sprintf("(%s)(%d, %d)", effectsWatchJS, scaled(effectHorizon, cpu).Milliseconds(), effectWatchLife.Milliseconds())
-	res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: expr})
-	if err == nil && res.ExceptionDetails != nil {
-		err = fmt.Errorf("%s", res.ExceptionDetails.Message())
-	}
-	if err != nil {
-		p.browser.log.Debug("record an action's effects", "target", p.TargetID, "err", err)
-	}
+// effectSessions returns the sessions an action's effects are recorded
+// in: the page's first, then its cross-process iframes'. An action lands in
+// any frame (a click at a point, keys in the focused frame), and what it
+// sets going in a frame of another process, such as a fetch and the DOM
+// change after it, shows only in that frame's own window.
+func (p *Page) effectSessions(s *cdp.Session) []*cdp.Session {
+	p.sessions().synced() // iframes attached so far are listed
+	return append([]*cdp.Session{s}, p.events.frameSessions()...)
 }
 
-// settleEffects waits in the page until the effects recorded since
-// watchEffects are over (effects-settle.js), with window as the time in
-// which something new must start; where the recording is gone (another
-// document), it waits for a quiet DOM instead. The result arrives on the
-// channel; the wait is abandoned when ctx ends.
-func (p *Page) settleEffects(ctx context.Context, window time.Duration, cpu float64) <-chan error {
-	errc := make(chan error, 1)
-	quiet, limit := scaled(domQuiet, cpu), scaled(domSettleCap, cpu)
-	go func() {
-		ctx, cancel := context.WithTimeout(ctx, limit+time.Second)
-		defer cancel()
-		s, err := p.Session(ctx)
+// watchEffects starts recording in the page's sessions what the action
+// about to run sets going, and returns the sessions that record: the
+// page's always (where the recording fails, settling falls back to the
+// quiet-DOM wait), an iframe's only when it answered within probeFor. An
+// iframe that leaves a script unanswered that long is busy, or gone, and
+// would not handle the action either.
+func (p *Page) watchEffects(ctx context.Context, sessions []*cdp.Session, cpu float64) []*cdp.Session {
+	expr := fmt.Sprintf("(%s)(%d, %d)", effectsWatchJS, scaled(effectHorizon, cpu).Milliseconds(), effectWatchLife.Milliseconds())
+	errs := make([]error, len(sessions))
+	var wg sync.WaitGroup
+	for i, s := range sessions {
+		wg.Go(func() {
+			wctx := ctx
+			if i > 0 {
+				var cancel context.CancelFunc
+				wctx, cancel = context.WithTimeout(ctx, probeFor)
+				defer cancel()
+			}
+			res, err := cdp.RuntimeEvaluate.Call(wctx, s, cdp.EvaluateParams{Expression: expr})
+			if err == nil && res.ExceptionDetails != nil {
+				err = fmt.Errorf("%s", res.ExceptionDetails.Message())
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	watched := sessions[:1:1]
+	for i, err := range errs {
 		if err != nil {
-			errc <- err
-			return
+			p.browser.log.Debug("record an action's effects", "target", p.TargetID, "session", sessions[i].ID, "err", err)
+		} else if i > 0 {
+			watched = append(watched, sessions[i])
 		}
-		expr := fmt.Sprintf("(%s)(%d, %d, %d)", effectsSettleJS, scaled(window, cpu).Milliseconds(), quiet.Milliseconds(), limit.Milliseconds())
-		res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: expr, ReturnByValue: true, AwaitPromise: true})
-		if err == nil && res.ExceptionDetails != nil {
-			err = fmt.Errorf("wait for the action's effects: %s", res.ExceptionDetails.Message())
+	}
+	return watched
+}
+
+// settleEffects waits in each of sessions (the page's first, then iframes'
+// that record, from watchEffects) until the effects recorded there are over
+// (effects-settle.js), with window as the time in which something new must
+// start; where the recording is gone (another document), it waits for a
+// quiet DOM instead. The result, the page's, arrives on the channel once
+// every session is done; an iframe's failure (it went away) is only logged.
+// The wait is abandoned when ctx ends.
+func (p *Page) settleEffects(ctx context.Context, sessions []*cdp.Session, window time.Duration, cpu float64) <-chan error {
+	errc := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, scaled(domSettleCap, cpu)+time.Second)
+		defer cancel()
+		var wg sync.WaitGroup
+		for _, fs := range sessions[1:] {
+			wg.Go(func() {
+				if err := p.settleIn(ctx, fs, window, cpu); err != nil {
+					p.browser.log.Debug("wait for an action's effects in an iframe", "target", p.TargetID, "session", fs.ID, "err", err)
+				}
+			})
 		}
-		var outcome string
-		if err == nil && json.Unmarshal(res.Result.Value, &outcome) == nil && outcome == "lost" {
-			err = <-p.quietDOM(ctx, cpu)
+		s, err := p.Session(ctx)
+		if err == nil {
+			err = p.settleIn(ctx, s, window, cpu)
 		}
+		wg.Wait()
 		errc <- err
 	}()
 	return errc
+}
+
+// settleIn is settleEffects in one session.
+func (p *Page) settleIn(ctx context.Context, s *cdp.Session, window time.Duration, cpu float64) error {
+	quiet, limit := scaled(domQuiet, cpu), scaled(domSettleCap, cpu)
+	expr := fmt.Sprintf("(%s)(%d, %d, %d)", effectsSettleJS, scaled(window, cpu).Milliseconds(), quiet.Milliseconds(), limit.Milliseconds())
+	res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: expr, ReturnByValue: true, AwaitPromise: true})
+	if err == nil && res.ExceptionDetails != nil {
+		err = fmt.Errorf("wait for the action's effects: %s", res.ExceptionDetails.Message())
+	}
+	var outcome string
+	if err == nil && json.Unmarshal(res.Result.Value, &outcome) == nil && outcome == "lost" {
+		err = <-p.quietDOMIn(ctx, s, cpu)
+	}
+	return err
 }
