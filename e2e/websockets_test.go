@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // socketProbe serves pages that each open a WebSocket to /sock and then
@@ -25,9 +26,9 @@ const sockScript = `function probe(who) {
 	s.onopen = () => tell('open'); s.onerror = () => tell('refused'); s.onclose = () => tell('refused');
 }`
 
-func newSocketProbe(t *testing.T) (*socketProbe, *httptest.Server) {
-	p := &socketProbe{done: map[string]string{}}
-	mux := http.NewServeMux()
+// listen adds to mux the probe's /sock, which records handshakes, and
+// /done, where scripts report.
+func (p *socketProbe) listen(mux *http.ServeMux) {
 	mux.HandleFunc("/sock", func(w http.ResponseWriter, r *http.Request) {
 		p.mu.Lock()
 		p.handshakes = append(p.handshakes, r.URL.RawQuery)
@@ -40,6 +41,12 @@ func newSocketProbe(t *testing.T) (*socketProbe, *httptest.Server) {
 		p.done[who] = how
 		p.mu.Unlock()
 	})
+}
+
+func newSocketProbe(t *testing.T) (*socketProbe, *httptest.Server) {
+	p := &socketProbe{done: map[string]string{}}
+	mux := http.NewServeMux()
+	p.listen(mux)
 	html := func(body string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "text/html")
@@ -88,6 +95,43 @@ func TestURLPolicyRefusesWebSockets(t *testing.T) {
 		if probe.done[who] != "refused" {
 			t.Errorf("the %s's WebSocket: %q, want refused", who, probe.done[who])
 		}
+	}
+}
+
+// TestURLPolicyRefusesWebSocketsOfSlowServiceWorkers: a new service worker
+// answers no DevTools command until its script has loaded, and the guard
+// used to give up after 10 s and let it run without its rule; the page
+// decides how slowly its server sends the script.
+func TestURLPolicyRefusesWebSocketsOfSlowServiceWorkers(t *testing.T) {
+	probe := &socketProbe{done: map[string]string{}}
+	mux := http.NewServeMux()
+	probe.listen(mux)
+	mux.HandleFunc("/sw.js", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(11 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "text/javascript")
+		w.Write([]byte(sockScript + "probe('sw')"))
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Slow</title><script>navigator.serviceWorker.register('/sw.js')</script>`))
+	})
+	site := httptest.NewServer(mux)
+	t.Cleanup(site.Close)
+	s := startServer(t, append(headless, "--blockedUrlPattern", "*/ads/*")...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	eventually(t, "the service worker's WebSocket to end", func() bool {
+		probe.mu.Lock()
+		defer probe.mu.Unlock()
+		return probe.done["sw"] != ""
+	})
+	probe.mu.Lock()
+	defer probe.mu.Unlock()
+	if len(probe.handshakes) > 0 || probe.done["sw"] != "refused" {
+		t.Fatalf("handshakes %q reached the server, the service worker's WebSocket: %q; want none, refused", probe.handshakes, probe.done["sw"])
 	}
 }
 

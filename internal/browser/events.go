@@ -18,6 +18,23 @@ var autoAttachFrames = cdp.SetAutoAttachParams{
 	Filter: []cdp.FilterEntry{{}},
 }
 
+// autoAttachFramesGuarded is autoAttachFrames under the socket guard,
+// which leaves service workers to the guard's own session: a new service
+// worker that two sessions hold paused answers neither until one lets it
+// run, and then runs before the guard could set its rule.
+var autoAttachFramesGuarded = cdp.SetAutoAttachParams{
+	AutoAttach: true, WaitForDebuggerOnStart: true, Flatten: true,
+	Filter: []cdp.FilterEntry{{Type: "service_worker", Exclude: true}, {}},
+}
+
+// frameAutoAttach is the auto-attach of the page's sessions.
+func (ss pageSessions) frameAutoAttach() cdp.SetAutoAttachParams {
+	if f := ss.page.browser.filter; f != nil && f.sockets != nil {
+		return autoAttachFramesGuarded
+	}
+	return autoAttachFrames
+}
+
 // Event is one CDP event from the page's session or one of its frames'.
 type Event = cdp.RawEvent
 
@@ -131,19 +148,23 @@ func (ss pageSessions) setUpFrame(life context.Context, s *cdp.Session, frameID 
 	if err := ss.page.Emulator().restoreEmulation(ctx, s, true); err != nil {
 		fail("restore emulation", err)
 	}
-	if err := cdp.TargetSetAutoAttach.Do(ctx, s, autoAttachFrames); err != nil {
+	if err := cdp.TargetSetAutoAttach.Do(ctx, s, ss.frameAutoAttach()); err != nil {
 		fail(cdp.TargetSetAutoAttach.Method, err)
 	}
 }
 
 // release lets a child target the page does not follow (a worker, a
 // prerendered page) run, and detaches from it, so that it works as it would
-// with no debugger attached.
+// with no debugger attached. Under the socket guard it first waits for the
+// guard's rule in the child: the page's word alone would let a paused
+// worker run, WebSockets and all. A child the guard leaves paused stays
+// paused.
 func (ss pageSessions) release(life context.Context, parent *cdp.Session, e cdp.AttachedToTargetEvent) {
+	resume := e.WaitingForDebugger && ss.page.browser.filter.socketsRefused(life, e.TargetInfo.TargetID)
 	ctx, cancel := context.WithTimeout(life, 5*time.Second)
 	defer cancel()
 	fail := func(method string, err error) { ss.page.browser.bg.failed(e.TargetInfo.TargetID, method, err) }
-	if e.WaitingForDebugger {
+	if resume {
 		if err := cdp.RuntimeRunIfWaitingForDebugger.Do(ctx, parent.Conn.Session(e.SessionID)); err != nil {
 			fail(cdp.RuntimeRunIfWaitingForDebugger.Method, err)
 		}

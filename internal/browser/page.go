@@ -260,7 +260,7 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 		cdp.NetworkEnable,
 		cdp.LogEnable,
 		cdp.AuditsEnable,
-		cdp.TargetSetAutoAttach.With(autoAttachFrames),
+		cdp.TargetSetAutoAttach.With(p.sessions().frameAutoAttach()),
 	} {
 		if err := r.Do(ctx, s); err != nil {
 			if errors.As(context.Cause(ctx), &busy) {

@@ -19,7 +19,7 @@ type urlFilter struct {
 	blocked, allowed []urlPattern
 
 	sub     *cdp.Subscription // the paused requests, once installed
-	sockets *cdp.Subscription // the targets the socket guard attaches to
+	sockets *socketGuard      // the socket guard, when WebSockets are refused
 
 	mu     sync.Mutex
 	denied map[string]string // recently refused URL -> why, for navigation errors
@@ -184,10 +184,11 @@ func (f *urlFilter) stop() {
 	if f == nil {
 		return
 	}
-	for _, sub := range []*cdp.Subscription{f.sub, f.sockets} {
-		if sub != nil {
-			sub.Close()
-		}
+	if f.sub != nil {
+		f.sub.Close()
+	}
+	if f.sockets != nil && f.sockets.sub != nil {
+		f.sockets.sub.Close()
 	}
 }
 
