@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 
@@ -34,11 +35,25 @@ func readMetric(name string) uint64 {
 	return s[0].Value.Uint64()
 }
 
+// retainedHeap is the heap memory not returned to the system: objects
+// (live or garbage), the unused rest of their spans and free pages.
+func retainedHeap() uint64 {
+	s := []metrics.Sample{
+		{Name: "/memory/classes/heap/objects:bytes"},
+		{Name: "/memory/classes/heap/unused:bytes"},
+		{Name: "/memory/classes/heap/free:bytes"},
+	}
+	metrics.Read(s)
+	return s[0].Value.Uint64() + s[1].Value.Uint64() + s[2].Value.Uint64()
+}
+
 // TestBigCallsReturnTheirMemory checks that after a call that allocated
-// much, the heap's free memory went back to the system (the free but
-// unreleased heap is small), and that small calls cost no collection.
+// much, the heap's garbage and free memory went back to the system (a
+// further collection and return finds little left), and that small calls
+// cost no collection.
+// It reads process-wide counters, so it must not run in parallel with
+// other tests.
 func TestBigCallsReturnTheirMemory(t *testing.T) {
-	const free = "/memory/classes/heap/free:bytes" // free, not yet returned
 	const forced = "/gc/cycles/forced:gc-cycles"
 	m := &memoryReturning{Handler: allocating{n: 64 << 20}}
 	m.allocated.Store(readMetric("/gc/heap/allocs:bytes"))
@@ -49,8 +64,15 @@ func TestBigCallsReturnTheirMemory(t *testing.T) {
 	if got := readMetric(forced) - before; got != 1 {
 		t.Errorf("a call of 64 MB ran %d forced collections, want 1", got)
 	}
-	if got := readMetric(free); got > 4<<20 {
-		t.Errorf("after a call of 64 MB the heap keeps %d free bytes from the system, want under 4 MB", got)
+	// Not an absolute bound on the free heap: the runtime itself leaves
+	// a few megabytes free that no debug.FreeOSMemory returns (Go 1.26's
+	// scavenge index marks a chunk done after searching it only below its
+	// cursor), 3-8 MB in about one call of 20 under load. What is promised
+	// is that the call keeps nothing the runtime could return.
+	kept := retainedHeap()
+	debug.FreeOSMemory()
+	if got := kept - min(kept, retainedHeap()); got > 4<<20 {
+		t.Errorf("after a call of 64 MB the heap keeps %d bytes it could return to the system, want under 4 MB", got)
 	}
 
 	small := &memoryReturning{Handler: allocating{n: 1 << 20}}
