@@ -30,6 +30,8 @@ var (
 	fillKindJS string // tells how an element takes a value
 	//go:embed js/fire-change.js
 	fireChangeJS string // fires change after typing
+	//go:embed js/first-render.js
+	firstRenderJS string // waits for the document's first rendering update
 	//go:embed js/frame-element.js
 	frameElementJS string // returns the iframe element of a node's document
 	//go:embed js/frame-offset.js

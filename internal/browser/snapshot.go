@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -43,6 +44,7 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
+	sn.awaitFirstRender(ctx, s, tree.Frame.ID)
 	root, err := sn.collect(ctx, s, tree, threshold)
 	if err != nil {
 		return nil, err
@@ -51,6 +53,29 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 	// were handed out for this snapshot.
 	sn.page.sessions().synced()
 	return sn.page.tracker.Take(root, verbose), nil
+}
+
+// awaitFirstRender waits, half a second at most, until the main frame's
+// document has been rendered once (js/first-render.js), which a snapshot
+// taken just after a load on a busy machine may precede. Its iframes in
+// the same process render with it; cross-process ones are not waited for,
+// since Chrome may never draw a frame that is off-screen. A failure only
+// costs the wait, so it is logged.
+func (sn Snapshots) awaitFirstRender(ctx context.Context, s *cdp.Session, frameID string) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	ec, err := world(ctx, s, frameID)
+	if err == nil {
+		_, err = cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
+			FunctionDeclaration: firstRenderJS,
+			ExecutionContextID:  ec,
+			AwaitPromise:        true,
+			ReturnByValue:       true,
+		})
+	}
+	if err != nil {
+		sn.page.browser.m.log.Debug("snapshot: wait for the first rendering", "page", sn.page.ID, "err", err)
+	}
 }
 
 // collect reads the accessibility tree of frame ft through session s, and

@@ -1,0 +1,11 @@
+// Resolves once the document has been rendered at least once: at once when
+// it has painted, else after its next frame (or half a second without
+// one, for a document that is not drawn). Until its first rendering update
+// Chromium has not decided which content-visibility:auto sections are near
+// the viewport and leaves them all out of the accessibility tree: a
+// snapshot taken right after the load showed an empty page.
+() => performance.getEntriesByType('paint').length > 0 || new Promise((resolve) => {
+  const done = () => resolve(false);
+  requestAnimationFrame(() => setTimeout(done));
+  setTimeout(done, 500);
+})
