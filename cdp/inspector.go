@@ -11,3 +11,12 @@ type WorkerScriptLoadedEvent struct{}
 // what its script and Chrome's bindings set up: an extension service
 // worker has no chrome.tabs yet.
 var InspectorWorkerScriptLoaded = Event[WorkerScriptLoadedEvent]{"Inspector.workerScriptLoaded"}
+
+// TargetReloadedAfterCrashEvent has no fields either.
+type TargetReloadedAfterCrashEvent struct{}
+
+// InspectorTargetReloadedAfterCrash is sent on a session whose target
+// started again in place, keeping its session: a service worker that was
+// stopped and restarts. Under auto-attach with waitForDebuggerOnStart it
+// restarts paused, and no Target.attachedToTarget says so.
+var InspectorTargetReloadedAfterCrash = Event[TargetReloadedAfterCrashEvent]{"Inspector.targetReloadedAfterCrash"}

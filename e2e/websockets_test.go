@@ -1,12 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
 
 // socketProbe serves pages that each open a WebSocket to /sock and then
@@ -132,6 +135,79 @@ func TestURLPolicyRefusesWebSocketsOfSlowServiceWorkers(t *testing.T) {
 	defer probe.mu.Unlock()
 	if len(probe.handshakes) > 0 || probe.done["sw"] != "refused" {
 		t.Fatalf("handshakes %q reached the server, the service worker's WebSocket: %q; want none, refused", probe.handshakes, probe.done["sw"])
+	}
+}
+
+// TestURLPolicyRefusesWebSocketsOfRestartedServiceWorkers: a service worker
+// that was stopped starts again in place, in its old session, paused once
+// more; the guard must set its rule again and let it run, or every fetch
+// of the pages it controls hangs.
+func TestURLPolicyRefusesWebSocketsOfRestartedServiceWorkers(t *testing.T) {
+	probe := &socketProbe{done: map[string]string{}}
+	mux := http.NewServeMux()
+	probe.listen(mux)
+	mux.HandleFunc("/sw.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript")
+		// Each start of the worker reports under a name of its own.
+		w.Write([]byte(sockScript + `probe('sw' + Date.now());
+			self.addEventListener('activate', e => e.waitUntil(clients.claim()));
+			self.addEventListener('fetch', e => { if (e.request.url.endsWith('/again')) e.respondWith(new Response('answered by the worker')); });`))
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<title>Restart</title><script>navigator.serviceWorker.register('/sw.js')</script>`))
+	})
+	site := httptest.NewServer(mux)
+	t.Cleanup(site.Close)
+	ws, _, _ := chromium(t)
+	conn := openTabs(t, ws, 0)
+	s := startServer(t, "--browserUrl", browserURL(ws), "--blockedUrlPattern", "*/ads/*")
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	mustContain(t, s.ok("evaluate_script", map[string]any{"function": `async () => {
+		await navigator.serviceWorker.ready;
+		if (!navigator.serviceWorker.controller) await new Promise(r => navigator.serviceWorker.addEventListener('controllerchange', r));
+		return 'controlled'; }`}), "controlled")
+	ended := func(n int) func() bool {
+		return func() bool {
+			probe.mu.Lock()
+			defer probe.mu.Unlock()
+			return len(probe.done) == n
+		}
+	}
+	eventually(t, "the service worker's first WebSocket to end", ended(1))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	targets, err := cdp.TargetGetTargets.Call(ctx, conn.Session(""), cdp.GetTargetsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var page string
+	for _, ti := range targets.TargetInfos {
+		if ti.Type == "page" && strings.HasPrefix(ti.URL, site.URL) {
+			page = ti.TargetID
+		}
+	}
+	att, err := cdp.TargetAttachToTarget.Call(ctx, conn.Session(""), cdp.AttachToTargetParams{TargetID: page, Flatten: true})
+	if err != nil {
+		t.Fatalf("attach to the page %q: %v", page, err)
+	}
+	for _, a := range []cdp.Action{cdp.ServiceWorkerEnable, cdp.ServiceWorkerStopAllWorkers} {
+		if err := a.Do(ctx, conn.Session(att.SessionID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustContain(t, s.ok("evaluate_script", map[string]any{"function": "async () => (await fetch('/again')).text()"}), "answered by the worker")
+	eventually(t, "the restarted service worker's WebSocket to end", ended(2))
+	probe.mu.Lock()
+	defer probe.mu.Unlock()
+	if len(probe.handshakes) > 0 {
+		t.Fatalf("WebSocket handshakes reached the server under a URL policy: %q", probe.handshakes)
+	}
+	for who, how := range probe.done {
+		if how != "refused" {
+			t.Errorf("%s: %q, want refused", who, how)
+		}
 	}
 }
 

@@ -122,6 +122,20 @@ func (g *socketGuard) detached(session string) {
 	}
 }
 
+// restarted starts a new verdict for the target of the guard's session,
+// which restarted paused; nil when the session is not the guard's.
+func (g *socketGuard) restarted(session string) (t *guardedTarget, targetID string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	targetID, ok := g.sessions[session]
+	if !ok {
+		return nil, ""
+	}
+	t = &guardedTarget{session: session, done: make(chan struct{})}
+	g.targets[targetID] = t
+	return t, targetID
+}
+
 // pending returns the entries whose verdict is not in yet.
 func (g *socketGuard) pending() []*guardedTarget {
 	g.mu.Lock()
@@ -145,7 +159,8 @@ func (g *socketGuard) pending() []*guardedTarget {
 func (f *urlFilter) guardSockets(ctx context.Context, b *Browser) error {
 	g := newSocketGuard()
 	f.sockets = g
-	g.sub = b.conn.SubscribeFunc("", func(ev cdp.RawEvent) { f.onGuardEvent(b, ev) }, cdp.TargetAttachedToTarget, cdp.TargetDetachedFromTarget)
+	g.sub = b.conn.SubscribeFunc("", func(ev cdp.RawEvent) { f.onGuardEvent(b, ev) },
+		cdp.TargetAttachedToTarget, cdp.TargetDetachedFromTarget, cdp.InspectorTargetReloadedAfterCrash)
 	if err := cdp.TargetSetAutoAttach.Do(ctx, b.rootSession(), autoAttachAll); err != nil {
 		return fmt.Errorf("refuse WebSockets under the URL patterns: %w", err)
 	}
@@ -193,6 +208,13 @@ func (f *urlFilter) socketsRefused(ctx context.Context, targetID string) bool {
 func (f *urlFilter) onGuardEvent(b *Browser, raw cdp.RawEvent) {
 	g := f.sockets
 	switch raw.Method {
+	case cdp.InspectorTargetReloadedAfterCrash.Method:
+		// A service worker restarting, paused again: the rule is set anew
+		// (Chrome keeps it, but nothing promises that) before it runs.
+		if t, id := g.restarted(raw.SessionID); t != nil {
+			s := b.conn.Session(raw.SessionID)
+			b.bg.Go(func(ctx context.Context) { f.refuseSockets(ctx, b, s, cdp.TargetInfo{TargetID: id}, t) })
+		}
 	case cdp.TargetDetachedFromTarget.Method:
 		if ev, err := cdp.TargetDetachedFromTarget.Decode(raw.Params); err == nil {
 			g.detached(ev.SessionID)
