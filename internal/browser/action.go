@@ -233,8 +233,14 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, window time.Duratio
 	errc := make(chan error, 1)
 	go func() { errc <- act(actx) }()
 	defer func() {
-		cancel()
+		// When ctx is done, actx ends with it, with ctx's error: a cancel
+		// here could come first and turn a deadline into "canceled", and
+		// a timed-out script would not be reported (and stopped) as one.
+		if ctx.Err() == nil {
+			cancel()
+		}
 		<-errc // the action's calls end with actx
+		cancel()
 	}()
 	for {
 		select {
