@@ -58,7 +58,11 @@ func (sh Screenshots) Capture(ctx context.Context, o ScreenshotOptions) ([]byte,
 		switch {
 		case rect != nil:
 			clip = &cdp.Viewport{X: rect.X + box.ScrollX, Y: rect.Y + box.ScrollY, Width: rect.Width, Height: rect.Height}
-			params.CaptureBeyondViewport = true
+			// An element in the viewport is captured as drawn, as the
+			// reference does; only one that does not fit needs the page
+			// drawn beyond the viewport, which Chrome does by laying the
+			// page out again at its full size and back.
+			params.CaptureBeyondViewport = rect.X < 0 || rect.Y < 0 || rect.X+rect.Width > box.InnerWidth || rect.Y+rect.Height > box.InnerHeight
 		case o.FullPage:
 			clip = &cdp.Viewport{Width: box.Width, Height: box.Height}
 			params.CaptureBeyondViewport = true
