@@ -53,6 +53,11 @@ func (in Input) ClickAt(ctx context.Context, x, y float64, double bool) error {
 	if err := in.mouse(ctx, cdp.MouseEvent{Type: "mouseMoved", X: x, Y: y}); err != nil {
 		return err
 	}
+	return in.press(ctx, x, y, double)
+}
+
+// press presses and releases the left button at x, y, twice when double.
+func (in Input) press(ctx context.Context, x, y float64, double bool) error {
 	clicks := 1
 	if double {
 		clicks = 2
@@ -97,13 +102,43 @@ func (in Input) Click(ctx context.Context, e *Element, double bool) error {
 	if err != nil {
 		return err
 	}
-	if err := in.ClickAt(ctx, x, y, double); err != nil {
+	if err := in.moveOnto(ctx, e, x, y); err != nil {
 		return err // the watch ends by itself
+	}
+	if err := in.press(ctx, x, y, double); err != nil {
+		return err
 	}
 	if in.page.Dialog() != nil {
 		return nil // the page is blocked until the dialog is answered; so is the watch
 	}
 	return in.landed(ctx, e)
+}
+
+// moveOnto moves the mouse to x, y, where e is. When e is in a
+// cross-process frame, it checks that the move reached e's window, and
+// moves again until it does, for up to a second: Chrome sends input into
+// such a frame by where it last drew the frame, and just after the page
+// is redrawn (a screenshot, a resize) it sends it to the frame's parent
+// for a moment, where a press would reach the <iframe> instead.
+func (in Input) moveOnto(ctx context.Context, e *Element, x, y float64) error {
+	move := cdp.MouseEvent{Type: "mouseMoved", X: x, Y: y}
+	if err := in.mouse(ctx, move); err != nil {
+		return err
+	}
+	if s, err := in.page.Session(ctx); err != nil || s.ID == e.session.ID {
+		return err
+	}
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); {
+		v, err := e.call(ctx, clickMovedJS)
+		var moved bool
+		if err != nil || json.Unmarshal(v.Value, &moved) != nil || moved {
+			return nil // what cannot be asked is left to landed
+		}
+		if err := in.mouse(ctx, move); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Hover moves the mouse over the element.

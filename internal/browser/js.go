@@ -14,6 +14,8 @@ var (
 	auditFactsJS string // reads document facts, image sizes, paste blocking and layout shifts
 	//go:embed js/click-landed.js
 	clickLandedJS string // tells where a watched click landed
+	//go:embed js/click-moved.js
+	clickMovedJS string // tells whether the mouse moved into a watched element's window
 	//go:embed js/click-point.js
 	clickPointJS string // brings an element into view and finds a point that reaches it
 	//go:embed js/element-of-node.js

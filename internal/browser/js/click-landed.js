@@ -7,5 +7,6 @@ function() {
   if (!rec || rec.el !== this) return '';
   delete w[S];
   for (const type of rec.types) w.removeEventListener(type, rec.h, true);
+  for (const type of rec.moves) w.removeEventListener(type, rec.m, true);
   return rec.landed;
 }

@@ -122,10 +122,18 @@ async function(inner, watching) {
       if (e.type === 'pointerdown' && !rec.landed && !e.composedPath().some(n => n === el || (n.localName === 'label' && n.control === el))) rec.landed = describe(e.target);
       if (rec.landed) { e.preventDefault(); e.stopImmediatePropagation(); }
     };
+    // Whether the mouse has moved into the window since, for
+    // click-moved.js.
+    rec.moves = ['pointermove', 'mousemove'];
+    rec.m = () => { rec.moved = true; };
     const old = win[S];
-    if (old) for (const type of old.types) win.removeEventListener(type, old.h, true);
+    if (old) {
+      for (const type of old.types) win.removeEventListener(type, old.h, true);
+      for (const type of old.moves || []) win.removeEventListener(type, old.m, true);
+    }
     Object.defineProperty(win, S, {value: rec, configurable: true});
     for (const type of rec.types) win.addEventListener(type, rec.h, true);
+    for (const type of rec.moves) win.addEventListener(type, rec.m, true);
   }
 
   let x, y;
