@@ -54,13 +54,23 @@ type clickPoint struct {
 	What        string // the element a click there would reach
 }
 
+// pointHow says what point does besides finding the point.
+type pointHow int
+
+const (
+	// pointWatch has the element's window watch where the presses that
+	// follow land, for landed.
+	pointWatch pointHow = 1 << iota
+	// pointSteady waits for the element to stop moving first.
+	pointSteady
+)
+
 // point returns where to click the element in the page's viewport. It
 // brings the element into view as a user's scroll would (waiting for what
 // that scroll renders), and fails, saying why and what to do, when a click
-// there would reach another element. With watch, the element's window
-// watches where the presses that follow land, for landed.
-func (in Input) point(ctx context.Context, e *Element, watch bool) (x, y float64, err error) {
-	v, err := e.call(ctx, clickPointJS, cdp.CallArgument{Value: nil}, cdp.CallArgument{Value: watch})
+// there would reach another element.
+func (in Input) point(ctx context.Context, e *Element, how pointHow) (x, y float64, err error) {
+	v, err := e.call(ctx, clickPointJS, cdp.CallArgument{Value: nil}, cdp.CallArgument{Value: how&pointWatch != 0}, cdp.CallArgument{Value: how&pointSteady != 0})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -144,7 +154,15 @@ func (in Input) landed(ctx context.Context, e *Element) error {
 	if other == "" {
 		return nil
 	}
-	return fmt.Errorf("uid=%s: the click landed on %s instead (the page moved while it was clicked), so it was held back from the page; take a new snapshot and try again", e.UID, other)
+	return strayClick{uid: e.UID, other: other}
+}
+
+// strayClick is landed's error: the press reached other, not uid, and was
+// kept from the page's listeners.
+type strayClick struct{ uid, other string }
+
+func (s strayClick) Error() string {
+	return fmt.Sprintf("uid=%s: the click landed on %s instead (the page moved while it was clicked), so it was held back from the page; take a new snapshot and try again", s.uid, s.other)
 }
 
 // frameOffset sums the offsets of the frames between e's document and the

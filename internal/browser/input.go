@@ -96,9 +96,25 @@ func (in Input) Target(ctx context.Context, x, y float64) (string, error) {
 
 // Click clicks the element where a click reaches it (the centre of its
 // visible box unless something covers that), and fails when the click
-// landed on another element after all.
+// landed on another element after all. A click that landed elsewhere
+// because the page moved under it was kept from the page, so it is tried
+// once more, from where the element is once it has stopped moving.
 func (in Input) Click(ctx context.Context, e *Element, double bool) error {
-	x, y, err := in.point(ctx, e, true)
+	err := in.clickOnce(ctx, e, double, false)
+	if _, moved := errors.AsType[strayClick](err); moved {
+		err = in.clickOnce(ctx, e, double, true)
+	}
+	return err
+}
+
+// clickOnce is one try of Click; with steady, the element is first given
+// time to stop moving.
+func (in Input) clickOnce(ctx context.Context, e *Element, double, steady bool) error {
+	how := pointWatch
+	if steady {
+		how |= pointSteady
+	}
+	x, y, err := in.point(ctx, e, how)
 	if err != nil {
 		return err
 	}
@@ -143,7 +159,7 @@ func (in Input) moveOnto(ctx context.Context, e *Element, x, y float64) error {
 
 // Hover moves the mouse over the element.
 func (in Input) Hover(ctx context.Context, e *Element) error {
-	x, y, err := in.point(ctx, e, false)
+	x, y, err := in.point(ctx, e, 0)
 	if err != nil {
 		return err
 	}
@@ -159,14 +175,14 @@ func (in Input) Drag(ctx context.Context, from, to *Element) error {
 	}
 	// Bring the source into view, then the target; measure the source
 	// again in case showing the target moved it.
-	if _, _, err := in.point(ctx, from, false); err != nil {
+	if _, _, err := in.point(ctx, from, 0); err != nil {
 		return err
 	}
-	tx, ty, err := in.point(ctx, to, false)
+	tx, ty, err := in.point(ctx, to, 0)
 	if err != nil {
 		return err
 	}
-	fx, fy, err := in.point(ctx, from, false)
+	fx, fy, err := in.point(ctx, from, 0)
 	if err != nil {
 		return err
 	}

@@ -6,8 +6,10 @@
 // {fail, what} saying why not. With
 // inner (a point in this <iframe>'s content), it checks that point in the
 // <iframe>'s own frame instead. With watching, the presses on this
-// element's window are watched from then on, for click-landed.js.
-async function(inner, watching) {
+// element's window are watched from then on, for click-landed.js. With
+// steady, it first waits for the element to stop moving (a click before
+// landed elsewhere because it moved).
+async function(inner, watching, steady) {
   const el = this, doc = el.ownerDocument, win = doc.defaultView;
   // describe names an element the way an agent can recognize it: tag, id
   // or first class, and the start of its text.
@@ -151,6 +153,7 @@ async function(inner, watching) {
     for (const l of t ? [] : el.labels || []) if (!t && boxes(l).length) t = l;
     if (!t) for (const d of Array.from(el.querySelectorAll('*')).slice(0, 500)) if (boxes(d).length) { t = d; break; }
     if (!t) return {fail: 'nosize'};
+    if (steady) await settle(t);
     let p = pick(t);
     for (let tries = 0; !(p && p.x !== undefined) && tries < 2; tries++) {
       t.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
