@@ -55,14 +55,14 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 	return sn.page.tracker.Take(root, verbose), nil
 }
 
-// awaitFirstRender waits, half a second at most, until the main frame's
-// document has been rendered once (js/first-render.js), which a snapshot
+// awaitFirstRender waits, 3 s at most, until the main frame's document
+// has been rendered once (js/first-render.js), which a snapshot
 // taken just after a load on a busy machine may precede. Its iframes in
 // the same process render with it; cross-process ones are not waited for,
 // since Chrome may never draw a frame that is off-screen. A failure only
 // costs the wait, so it is logged.
 func (sn Snapshots) awaitFirstRender(ctx context.Context, s *cdp.Session, frameID string) {
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 4*time.Second)
 	defer cancel()
 	ec, err := world(ctx, s, frameID)
 	if err == nil {
