@@ -83,51 +83,35 @@ func boolResult(b bool) string {
 // click on an element of a cross-process frame presses only once the
 // mouse's move reached the frame: Chrome, just after redrawing the page,
 // sends input meant for such a frame to its parent for a moment, and a
-// press there clicks the <iframe>, not the element.
+// press there clicks the <iframe>, not the element. In the page's own
+// process, whose renderer places input itself, it presses right away.
 func TestClicksInCrossProcessFramesWaitForTheMouseToArrive(t *testing.T) {
-	p, ft := fakePageWithFrame(t)
-	checks := 0
-	steps, err := clickSteps(t, p, ft, "FS", func(step string) string {
-		switch step {
-		case "point":
-			return pointAt10x20
-		case "moved?":
-			checks++
-			return boolResult(checks > 1)
-		case "landed?":
-			return landedOnIt
-		}
-		return `{}`
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "point@FS mouseMoved@S moved?@FS mouseMoved@S moved?@FS mousePressed@S mouseReleased@S landed?@FS"
-	if got := strings.Join(steps, " "); got != want {
-		t.Fatalf("the click went\n%s\nwant\n%s", got, want)
-	}
-}
-
-// TestClicksInThePageDoNotWaitForTheMouse checks that a click on an
-// element of the page's own process presses right after the move: the
-// page's renderer places input itself, so the move cannot go astray.
-func TestClicksInThePageDoNotWaitForTheMouse(t *testing.T) {
-	p, ft := fakePage(t)
-	steps, err := clickSteps(t, p, ft, "S", func(step string) string {
-		switch step {
-		case "point":
-			return pointAt10x20
-		case "landed?":
-			return landedOnIt
-		}
-		return `{}`
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "point@S mouseMoved@S mousePressed@S mouseReleased@S landed?@S"
-	if got := strings.Join(steps, " "); got != want {
-		t.Fatalf("the click went\n%s\nwant\n%s", got, want)
+	for _, tc := range []struct{ session, want string }{
+		{"FS", "point@FS mouseMoved@S moved?@FS mouseMoved@S moved?@FS mousePressed@S mouseReleased@S landed?@FS"},
+		{"S", "point@S mouseMoved@S mousePressed@S mouseReleased@S landed?@S"},
+	} {
+		t.Run(tc.session, func(t *testing.T) {
+			p, ft := fakePageWithFrame(t)
+			checks := 0
+			steps, err := clickSteps(t, p, ft, tc.session, func(step string) string {
+				switch step {
+				case "point":
+					return pointAt10x20
+				case "moved?":
+					checks++
+					return boolResult(checks > 1)
+				case "landed?":
+					return landedOnIt
+				}
+				return `{}`
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(steps, " "); got != tc.want {
+				t.Fatalf("the click went\n%s\nwant\n%s", got, tc.want)
+			}
+		})
 	}
 }
 
