@@ -2,7 +2,6 @@ package main
 
 import (
 	"embed"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -111,11 +110,11 @@ func writePackageDir(cfg config, dir string, p packageJSON) error {
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
 		return err
 	}
-	body, err := json.MarshalIndent(p, "", "  ")
+	body, err := readableJSON(p)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), append(body, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), body, 0o644); err != nil {
 		return err
 	}
 	for _, name := range []string{"LICENSE", "README.md"} {

@@ -98,3 +98,28 @@ func TestInstallScriptGetsTheReleaseDefaults(t *testing.T) {
 		t.Errorf("install.sh defaults not filled in:\n%s", body)
 	}
 }
+
+// TestPackageJSONReadsAsWritten checks that the launcher's package.json
+// spells its engine range as a person (and npm's docs) would, not with the
+// HTML escapes encoding/json adds by default.
+func TestPackageJSONReadsAsWritten(t *testing.T) {
+	src := t.TempDir()
+	for _, name := range []string{"LICENSE", "README.md"} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	dir := filepath.Join(out, "devtools-mcp")
+	cfg := config{version: "1.2.3", out: out, source: src}
+	if err := writePackageDir(cfg, dir, packageJSON{Name: "devtools-mcp", Engines: map[string]string{"node": ">=18"}}); err != nil {
+		t.Fatal(err)
+	}
+	body, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(body), `"node": ">=18"`) || strings.Contains(string(body), `\u00`) {
+		t.Errorf("package.json:\n%s\nwant \"node\": \">=18\" spelt plainly", body)
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"crypto/sha256"
 	"debug/buildinfo"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -101,11 +100,7 @@ func SBOM(path, version, timestamp string) ([]byte, error) {
 		}
 		doc.Components = append(doc.Components, c)
 	}
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return append(b, '\n'), nil
+	return readableJSON(doc)
 }
 
 // purl is the package URL of a Go module (the golang type of the purl

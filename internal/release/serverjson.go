@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 )
@@ -84,10 +83,10 @@ func ServerJSON(version string) serverJSON {
 }
 
 func writeServerJSON(cfg config) (string, error) {
-	b, err := json.MarshalIndent(ServerJSON(cfg.version), "", "  ")
+	b, err := readableJSON(ServerJSON(cfg.version))
 	if err != nil {
 		return "", err
 	}
 	path := filepath.Join(cfg.out, "server.json")
-	return path, os.WriteFile(path, append(b, '\n'), 0o644)
+	return path, os.WriteFile(path, b, 0o644)
 }
