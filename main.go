@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 	"github.com/devtools-mcp/devtools-mcp/tools"
 )
@@ -243,7 +244,7 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 		BlockedURLPatterns: cfg.BlockedURLPatterns,
 		AllowedURLPatterns: cfg.AllowedURLPatterns,
 		IncludeAllPages:    cfg.ExperimentalIncludeAllPages,
-		Navigation:         browser.NavigationPolicy{NoJavaScript: cfg.NoJavaScriptEvaluation, NoFiles: cfg.NoFileNavigations},
+		Navigation:         urlpattern.NavigationPolicy{NoJavaScript: cfg.NoJavaScriptEvaluation, NoFiles: cfg.NoFileNavigations},
 		NoSourceMaps:       cfg.NoSourceMaps,
 		Attach: browser.AttachOptions{
 			BrowserURL:  cfg.BrowserURL,

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 )
 
 // checkNavigation refuses a URL the hardening flags forbid, and a file: URL
@@ -15,7 +15,7 @@ func (c *Call) checkNavigation(ctx context.Context, rawURL string) error {
 	if err := c.Server.opts.navigationPolicy().Check(rawURL); err != nil {
 		return err
 	}
-	path, ok := browser.FilePath(rawURL)
+	path, ok := urlpattern.FilePath(rawURL)
 	if !ok {
 		return nil
 	}

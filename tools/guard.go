@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
@@ -39,7 +40,7 @@ type GuardOptions struct {
 
 // sensitivePatterns gathers the built-in patterns, the flag's and those of
 // the user's sensitive-patterns.txt (one glob a line, # comments).
-func sensitivePatterns(extra []string) browser.URLPatterns {
+func sensitivePatterns(extra []string) urlpattern.List {
 	all := append(append([]string{}, defaultSensitivePatterns...), extra...)
 	if dir, err := os.UserConfigDir(); err == nil {
 		if f, err := os.Open(filepath.Join(dir, "devtools-mcp", "sensitive-patterns.txt")); err == nil {
@@ -52,7 +53,7 @@ func sensitivePatterns(extra []string) browser.URLPatterns {
 			f.Close()
 		}
 	}
-	return browser.NewURLPatterns(all)
+	return urlpattern.Compile(all)
 }
 
 // guard asks the user, through the calling session's client, before a
@@ -85,7 +86,7 @@ func (s *Server) guardNavigation(ctx context.Context, tool string, p *browser.Pa
 	}
 	var what string
 	switch {
-	case browser.RunsScript(nav.URL):
+	case urlpattern.RunsScript(nav.URL):
 		what = tool + " to a javascript: URL"
 	case nav.Type == "reload":
 		what = tool + " reload"

@@ -21,6 +21,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
@@ -425,8 +426,8 @@ type Options struct {
 }
 
 // navigationPolicy is what the options forbid navigations.
-func (o Options) navigationPolicy() browser.NavigationPolicy {
-	return browser.NavigationPolicy{NoJavaScript: o.NoJavaScriptEvaluation, NoFiles: o.NoFileNavigations}
+func (o Options) navigationPolicy() urlpattern.NavigationPolicy {
+	return urlpattern.NavigationPolicy{NoJavaScript: o.NoJavaScriptEvaluation, NoFiles: o.NoFileNavigations}
 }
 
 // adapt returns t as these options list it: without pageId under
@@ -480,7 +481,7 @@ type Server struct {
 	sessions sessions // the sessions with their own browser, by id
 
 	paths      pathGuard
-	sensitive  browser.URLPatterns
+	sensitive  urlpattern.List
 	heaps      *heapCache      // the heap snapshots the analysis tools loaded
 	extensions extensionCopies // the extension folders copied for browsers
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 )
 
 // Options configure a Manager.
@@ -44,7 +45,7 @@ type Options struct {
 	IncludeAllPages bool
 	// Navigation is what the hardening flags forbid this server's own
 	// navigations (--no-javascript-evaluation, --no-file-navigations).
-	Navigation NavigationPolicy
+	Navigation urlpattern.NavigationPolicy
 	// NoSourceMaps leaves console stack frames as Chrome reports them and
 	// fetches no source map (--no-source-maps).
 	NoSourceMaps bool
@@ -175,7 +176,7 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 			return nil, fmt.Errorf("attach to Chrome: %w. Check that Chrome is running with remote debugging on", err)
 		}
 		b.conn = cdp.NewConn(t, m.cdpOptions()...)
-		m.log.InfoContext(ctx, "attached to Chrome", "endpoint", logURL(ws))
+		m.log.InfoContext(ctx, "attached to Chrome", "endpoint", urlpattern.LogSafe(ws))
 	default:
 		conn, proc, err := launch(ctx, m.opts.Launch, m.log, m.cdpOptions()...)
 		if err != nil {

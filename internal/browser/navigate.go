@@ -107,8 +107,10 @@ func (w *loadWatch) done(loader string) bool {
 func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, error) {
 	var res NavigationResult
 	pol := p.browser.m.opts.Navigation
-	if nav.InitScript != "" && pol.NoJavaScript {
-		return res, refusef("initScript is not allowed when JavaScript evaluation is disabled.")
+	if nav.InitScript != "" {
+		if err := pol.CheckInitScript(); err != nil {
+			return res, err
+		}
 	}
 	if nav.Type == "" || nav.Type == "url" {
 		if err := pol.Check(nav.URL); err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 )
 
 // historyTransport answers Page.getNavigationHistory with a fixed history
@@ -63,15 +64,15 @@ func TestHistoryMovesFollowThePolicy(t *testing.T) {
 		{ID: 1, URL: "file:///etc/passwd"}, {ID: 2, URL: "https://example.com/"}, {ID: 3, URL: " DATA:text/html,x"},
 	}}
 	for _, tt := range []struct {
-		pol     NavigationPolicy
+		pol     urlpattern.NavigationPolicy
 		move    string
 		refused bool
 	}{
-		{NavigationPolicy{NoFiles: true}, "back", true},
-		{NavigationPolicy{NoFiles: true}, "forward", false},
-		{NavigationPolicy{NoJavaScript: true}, "forward", true},
-		{NavigationPolicy{NoJavaScript: true}, "back", false},
-		{NavigationPolicy{}, "back", false},
+		{urlpattern.NavigationPolicy{NoFiles: true}, "back", true},
+		{urlpattern.NavigationPolicy{NoFiles: true}, "forward", false},
+		{urlpattern.NavigationPolicy{NoJavaScript: true}, "forward", true},
+		{urlpattern.NavigationPolicy{NoJavaScript: true}, "back", false},
+		{urlpattern.NavigationPolicy{}, "back", false},
 	} {
 		tr := &historyTransport{history: history, replies: make(chan []byte, 4)}
 		conn := cdp.NewConn(tr)
@@ -82,7 +83,7 @@ func TestHistoryMovesFollowThePolicy(t *testing.T) {
 		tr.mu.Lock()
 		sent := tr.methods[len(tr.methods)-1] == cdp.PageNavigateToHistoryEntry.Method
 		tr.mu.Unlock()
-		if tt.refused != errors.Is(err, ErrNavigationRefused) || tt.refused == sent {
+		if tt.refused != errors.Is(err, urlpattern.ErrNavigationRefused) || tt.refused == sent {
 			t.Errorf("%+v %s: err %v, history move sent %v; want refused=%v", tt.pol, tt.move, err, sent, tt.refused)
 		}
 	}

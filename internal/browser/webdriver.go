@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 )
 
 // WebDriverOptions say where to get browsers from a W3C WebDriver
@@ -89,7 +90,7 @@ func startWebDriver(ctx context.Context, opts WebDriverOptions, launch LaunchOpt
 		s.close()
 		return nil, "", nil, err
 	}
-	log.Info("created a WebDriver session", "endpoint", logURL(s.base), "session", s.id, "cdp", logURL(ws))
+	log.Info("created a WebDriver session", "endpoint", urlpattern.LogSafe(s.base), "session", s.id, "cdp", urlpattern.LogSafe(ws))
 	return s, ws, s.auth.Clone(), nil
 }
 

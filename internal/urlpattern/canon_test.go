@@ -1,9 +1,6 @@
-package browser
+package urlpattern
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestPunycode(t *testing.T) {
 	for in, want := range map[string]string{
@@ -38,10 +35,10 @@ func TestPatternsMatchEverySpellingOfAHost(t *testing.T) {
 		"*/a%2fb":                     {"http://x/a%2Fb"},
 		"http://example.com/*":        {"http://user@example.com/", "http://example.com./"},
 	} {
-		ps := NewURLPatterns([]string{pattern})
+		ps := Compile([]string{pattern})
 		for _, u := range spellings {
 			if _, ok := ps.Match(u); !ok {
-				t.Errorf("%q does not match %q (canonical %q, pattern %q)", u, pattern, canonicalURL(u), canonicalPattern(pattern))
+				t.Errorf("%q does not match %q (canonical %q, pattern %q)", u, pattern, Canonical(u), canonicalPattern(pattern))
 			}
 		}
 	}
@@ -55,25 +52,12 @@ func TestPatternsDoNotOverreach(t *testing.T) {
 		"http://example.com:8080/*": {"http://example.com/"},
 		"*/ads/*":                   {"http://x/%2561ds/p"},
 	} {
-		ps := NewURLPatterns([]string{pattern})
+		ps := Compile([]string{pattern})
 		for _, u := range others {
 			if _, ok := ps.Match(u); ok {
-				t.Errorf("%q matches %q (canonical %q)", u, pattern, canonicalURL(u))
+				t.Errorf("%q matches %q (canonical %q)", u, pattern, Canonical(u))
 			}
 		}
-	}
-}
-
-func TestURLFilterUsesCanonicalHosts(t *testing.T) {
-	f := newURLFilter([]string{"*://127.0.0.2/*"}, []string{"http://allowed.test/*"})
-	if why := f.verdict("http://[::ffff:7f00:2]/x"); !strings.Contains(why, "--blockedUrlPattern") {
-		t.Errorf("the IPv4-mapped spelling is not blocked: %q", why)
-	}
-	if why := f.verdict("http://allowed.test./x"); why != "" {
-		t.Errorf("allowed.test. (trailing dot) is refused: %q", why)
-	}
-	if why := f.verdict("http://allowed.test@evil.test/"); !strings.Contains(why, "--allowedUrlPattern") {
-		t.Errorf("userinfo passed for the allowed host: %q", why)
 	}
 }
 
@@ -84,9 +68,9 @@ func FuzzCanonicalURL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c := canonicalURL(s)
-		if again := canonicalURL(c); again != c {
-			t.Errorf("canonicalURL not idempotent: %q -> %q -> %q", s, c, again)
+		c := Canonical(s)
+		if again := Canonical(c); again != c {
+			t.Errorf("Canonical not idempotent: %q -> %q -> %q", s, c, again)
 		}
 		p := canonicalPattern(s)
 		if again := canonicalPattern(p); again != p {

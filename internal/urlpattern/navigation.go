@@ -1,4 +1,4 @@
-package browser
+package urlpattern
 
 import (
 	"errors"
@@ -33,6 +33,15 @@ func (r *refusal) Is(target error) bool { return target == ErrNavigationRefused 
 
 func refusef(format string, args ...any) error {
 	return &refusal{msg: fmt.Sprintf(format, args...)}
+}
+
+// CheckInitScript returns an error matching ErrNavigationRefused when a
+// navigation may not run an init script (--no-javascript-evaluation).
+func (pol NavigationPolicy) CheckInitScript() error {
+	if pol.NoJavaScript {
+		return refusef("initScript is not allowed when JavaScript evaluation is disabled.")
+	}
+	return nil
 }
 
 // scriptSchemes are the schemes whose URLs run code the caller wrote.

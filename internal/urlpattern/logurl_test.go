@@ -1,4 +1,4 @@
-package browser
+package urlpattern
 
 import (
 	"strings"
@@ -12,11 +12,11 @@ func TestLogURLDropsCredentials(t *testing.T) {
 		"ws://127.0.0.1:9222/devtools/browser/x#s3cret",
 		"ws://[::1/s3cret",
 	} {
-		if got := logURL(raw); strings.Contains(got, "s3cret") {
-			t.Errorf("logURL(%q) = %q", raw, got)
+		if got := LogSafe(raw); strings.Contains(got, "s3cret") {
+			t.Errorf("LogSafe(%q) = %q", raw, got)
 		}
 	}
-	if got := logURL("ws://127.0.0.1:9222/devtools/browser/abc"); got != "ws://127.0.0.1:9222/devtools/browser/abc" {
+	if got := LogSafe("ws://127.0.0.1:9222/devtools/browser/abc"); got != "ws://127.0.0.1:9222/devtools/browser/abc" {
 		t.Errorf("a plain endpoint changed: %q", got)
 	}
 }

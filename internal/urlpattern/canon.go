@@ -1,4 +1,4 @@
-package browser
+package urlpattern
 
 import (
 	"net/netip"
@@ -26,9 +26,9 @@ import (
 // punycode, IPv4 in any of the URL standard's spellings (2130706433,
 // 0x7f.1, 0177.0.0.1) dotted.
 
-// canonicalURL returns u in the spelling patterns are matched against; u
+// Canonical returns u in the spelling patterns are matched against; u
 // unchanged when it does not parse or has no host.
-func canonicalURL(u string) string {
+func Canonical(u string) string {
 	parsed, err := url.Parse(u)
 	if err != nil || parsed.Host == "" || parsed.Opaque != "" {
 		return u
@@ -48,7 +48,7 @@ func canonicalURL(u string) string {
 }
 
 // canonicalPattern returns pattern t with its scheme, host and port
-// spelled as canonicalURL spells them, where they hold no "*".
+// spelled as Canonical spells them, where they hold no "*".
 func canonicalPattern(t string) string {
 	scheme, rest, hasScheme := strings.Cut(t, "://")
 	if !hasScheme {

@@ -1,11 +1,11 @@
-package browser
+package urlpattern
 
 import "net/url"
 
-// logURL is an endpoint as the log shows it: without user info, query or
+// LogSafe is an endpoint as the log shows it: without user info, query or
 // fragment, where grids and hosted browsers carry their credentials
 // (wss://host/?token=..., https://user:key@grid/).
-func logURL(raw string) string {
+func LogSafe(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(unparsable URL)"

@@ -1,9 +1,9 @@
-package browser
+package urlpattern
 
 import "testing"
 
 func TestMatchOrigin(t *testing.T) {
-	ps := NewURLPatterns([]string{"*://github.com/settings/*", "*://*/wp-admin/*", "admin.*/*", "http://127.0.0.1:*/bank/*"})
+	ps := Compile([]string{"*://github.com/settings/*", "*://*/wp-admin/*", "admin.*/*", "http://127.0.0.1:*/bank/*"})
 	for u, want := range map[string]string{
 		"https://github.com/foo":       "*://github.com/settings/*",
 		"https://gist.github.com/x":    "",
