@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 	"github.com/devtools-mcp/devtools-mcp/tools"
@@ -224,7 +225,7 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 	return browser.Options{
 		Logger:      log,
 		ProtocolLog: rawProtocolLog(),
-		Launch: browser.LaunchOptions{
+		Launch: chrome.LaunchOptions{
 			ExecutablePath:      cfg.ExecutablePath,
 			Channel:             cfg.Channel,
 			UserDataDir:         cfg.UserDataDir,
@@ -240,13 +241,13 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 			ExtraFeatures:       launchFeatures(cfg),
 			EnableExtensions:    cfg.Categories["extensions"],
 		},
-		WebDriver:          browser.WebDriverOptions{URL: cfg.WebDriverURL, Capabilities: cfg.WebDriverCapabilities},
+		WebDriver:          chrome.WebDriverOptions{URL: cfg.WebDriverURL, Capabilities: cfg.WebDriverCapabilities},
 		BlockedURLPatterns: cfg.BlockedURLPatterns,
 		AllowedURLPatterns: cfg.AllowedURLPatterns,
 		IncludeAllPages:    cfg.ExperimentalIncludeAllPages,
 		Navigation:         urlpattern.NavigationPolicy{NoJavaScript: cfg.NoJavaScriptEvaluation, NoFiles: cfg.NoFileNavigations},
 		NoSourceMaps:       cfg.NoSourceMaps,
-		Attach: browser.AttachOptions{
+		Attach: chrome.AttachOptions{
 			BrowserURL:  cfg.BrowserURL,
 			WSEndpoint:  cfg.WSEndpoint,
 			WSHeaders:   cfg.WSHeaders,

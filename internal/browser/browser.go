@@ -17,16 +17,17 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 )
 
 // Options configure a Manager.
 type Options struct {
-	Launch LaunchOptions
-	Attach AttachOptions
+	Launch chrome.LaunchOptions
+	Attach chrome.AttachOptions
 	// WebDriver, when enabled, gets each browser from a WebDriver endpoint
 	// (a grid), configured by Launch, instead of launching it here.
-	WebDriver WebDriverOptions
+	WebDriver chrome.WebDriverOptions
 	Logger    *slog.Logger
 	// ProtocolLog logs every CDP message, raw, to Logger at debug level
 	// (DEBUG=protocol). Without it the log never holds message contents:
@@ -167,7 +168,7 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 			return nil, err
 		}
 	case m.opts.Attach.Enabled():
-		ws, header, err := m.opts.Attach.endpoint(ctx)
+		ws, header, err := m.opts.Attach.Endpoint(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -178,12 +179,12 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		b.conn = cdp.NewConn(t, m.cdpOptions()...)
 		m.log.InfoContext(ctx, "attached to Chrome", "endpoint", urlpattern.LogSafe(ws))
 	default:
-		conn, proc, err := launch(ctx, m.opts.Launch, m.log, m.cdpOptions()...)
+		conn, proc, err := chrome.Launch(ctx, m.opts.Launch, m.log, m.cdpOptions()...)
 		if err != nil {
 			return nil, err
 		}
 		b.conn, b.proc = conn, proc
-		m.log.InfoContext(ctx, "launched Chrome", "pid", proc.cmd.Process.Pid)
+		m.log.InfoContext(ctx, "launched Chrome", "pid", proc.Pid())
 	}
 	b.learnVersion(ctx)
 	if b.proc != nil || b.wd != nil {
@@ -250,9 +251,9 @@ type Browser struct {
 	m       *Manager
 	log     *slog.Logger
 	conn    *cdp.Conn
-	proc    *process          // nil when attached
-	wd      *webDriverSession // the grid session the browser belongs to, or nil
-	bg      *background       // follow-ups of events; stopped by release
+	proc    *chrome.Process          // nil when attached
+	wd      *chrome.WebDriverSession // the grid session the browser belongs to, or nil
+	bg      *background              // follow-ups of events; stopped by release
 	targets *cdp.Subscription
 	ids     *atomic.Int64 // the page id counter: the Manager's, or a Scope's
 	firstID int           // the first page id handed out for this browser
@@ -323,10 +324,10 @@ func (b *Browser) release() {
 		b.conn.Close()
 	}
 	if b.proc != nil {
-		b.proc.kill()
+		b.proc.Kill()
 	}
 	if b.wd != nil {
-		b.wd.close()
+		b.wd.Close()
 	}
 	b.files.remove() // Chrome, if ours, is gone; an attached one reads no more for us
 	b.bg.stop()
@@ -349,11 +350,29 @@ func (b *Browser) shutdown(ctx context.Context) {
 		}
 		cancel()
 		select {
-		case <-b.proc.exited:
+		case <-b.proc.Exited():
 		case <-time.After(3 * time.Second):
 		}
 	}
 	b.release()
+}
+
+// startWebDriver connects b to a new browser of the WebDriver endpoint,
+// whose session lives as long as b: kept alive while b is, deleted when b
+// is released, and b's connection closed should the endpoint end it.
+func (b *Browser) startWebDriver(ctx context.Context) error {
+	wd, ws, header, err := chrome.StartWebDriver(ctx, b.m.opts.WebDriver, b.m.opts.Launch, b.log)
+	if err != nil {
+		return err
+	}
+	t, err := cdp.DialWebSocket(ctx, ws, header)
+	if err != nil {
+		wd.Close()
+		return fmt.Errorf("connect to the WebDriver session's browser: %w", err)
+	}
+	b.conn, b.wd = cdp.NewConn(t, b.m.cdpOptions()...), wd
+	wd.KeepAlive(chrome.WebDriverKeepAlive, func() { b.conn.Close() })
+	return nil
 }
 
 // synced waits until the target events received so far are handled, so

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 // TestKilledBrowserLeavesNoGoroutines launches Chromium, kills it, lets the
@@ -18,7 +20,7 @@ func TestKilledBrowserLeavesNoGoroutines(t *testing.T) {
 	if _, err := p.Navigate(ctx, Navigation{URL: "about:blank#attached"}); err != nil {
 		t.Fatal(err)
 	}
-	killProcessGroup(b.proc.cmd)
+	b.proc.Kill()
 	<-b.conn.Done()
 	if _, err := p.Evaluate(ctx, "1"); err == nil {
 		t.Fatal("a call on the killed browser succeeded")
@@ -45,7 +47,7 @@ func TestKilledBrowserLeavesNoGoroutines(t *testing.T) {
 // returns its manager, browser and first page. The caller closes m.
 func headlessPage(ctx context.Context, t *testing.T) (*Manager, *Browser, *Page) {
 	t.Helper()
-	m := NewManager(Options{Launch: LaunchOptions{Headless: true, Isolated: true}})
+	m := NewManager(Options{Launch: chrome.LaunchOptions{Headless: true, Isolated: true}})
 	b, err := m.Get(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strconv"
 	"sync"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 // filesPrefix names the private directories of the files a browser is
@@ -39,8 +41,8 @@ func (b *Browser) FilesDir() (*os.Root, error) {
 	if f.root != nil {
 		return f.root, nil
 	}
-	removeStale(os.TempDir(), filesPrefix, "directory of browser files", b.log)
-	dir, err := newOwnedDir(filesPrefix)
+	chrome.RemoveStale(os.TempDir(), filesPrefix, "directory of browser files", b.log)
+	dir, err := chrome.NewOwnedDir(filesPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("create a private directory for the browser's files: %w", err)
 	}

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 // Downloads are refused unless the agent asks for them on a page (emulate
@@ -167,8 +168,8 @@ func (b *Browser) openDownloadDirLocked() error {
 	}
 	// A server killed before it removed its directory leaves downloads
 	// there; the next one to make a directory removes them.
-	removeStale(os.TempDir(), downloadsPrefix, "download directory", b.log)
-	dir, err := newOwnedDir(downloadsPrefix)
+	chrome.RemoveStale(os.TempDir(), downloadsPrefix, "download directory", b.log)
+	dir, err := chrome.NewOwnedDir(downloadsPrefix)
 	if err != nil {
 		return fmt.Errorf("make a directory for downloads: %w", err)
 	}

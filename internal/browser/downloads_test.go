@@ -10,6 +10,7 @@ import (
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/cdptest"
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 // TestSafeFileNameStaysInTheDirectory feeds the names a hostile page
@@ -86,7 +87,7 @@ func TestDownloadDirIsPrivateAndStaleOnesGo(t *testing.T) {
 	if err := os.Mkdir(stale, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(stale, ownerFile), []byte(strconv.Itoa(deadPID(t))), 0o600)
+	os.WriteFile(filepath.Join(stale, chrome.OwnerFile), []byte(strconv.Itoa(deadPID(t))), 0o600)
 	os.WriteFile(filepath.Join(stale, "0f1e2d3c-aaaa-bbbb-cccc-000000000000"), []byte("a download"), 0o600)
 	b := &Browser{log: slog.New(slog.DiscardHandler), conn: cdp.NewConn(cdptest.NewFake(t, &cdptest.Recording{}))}
 	b.dl.mu.Lock()

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 // TestGetWaitGivesUpWithItsContext starts a Manager whose browser takes
@@ -32,7 +34,7 @@ func TestGetWaitGivesUpWithItsContext(t *testing.T) {
 	letGo := func() { once.Do(func() { close(release) }) }
 	defer letGo() // before srv.Close, which waits for the handler
 
-	m := NewManager(Options{Attach: AttachOptions{BrowserURL: srv.URL}})
+	m := NewManager(Options{Attach: chrome.AttachOptions{BrowserURL: srv.URL}})
 	first := make(chan error, 1)
 	go func() {
 		_, err := m.Get(t.Context())
@@ -130,7 +132,7 @@ func newFakeChrome(t *testing.T) *fakeChrome {
 // attached, disconnects instead of handing out a browser nobody will close.
 func TestCloseDuringStartShutsTheBrowserDown(t *testing.T) {
 	f := newFakeChrome(t)
-	m := NewManager(Options{Attach: AttachOptions{BrowserURL: f.url}})
+	m := NewManager(Options{Attach: chrome.AttachOptions{BrowserURL: f.url}})
 	first := make(chan error, 1)
 	go func() {
 		_, err := m.Get(t.Context())
@@ -168,4 +170,16 @@ func TestCloseDuringStartShutsTheBrowserDown(t *testing.T) {
 		t.Fatalf("Get after Close: %v", err)
 	}
 	m.Close(t.Context())
+}
+
+// TestAttachToNothing checks that a manager given a browser URL says it
+// attaches, and that attaching where no Chrome listens explains itself.
+func TestAttachToNothing(t *testing.T) {
+	m := NewManager(Options{Attach: chrome.AttachOptions{BrowserURL: "http://127.0.0.1:9"}})
+	if !m.Attached() {
+		t.Error("a manager with a browser URL does not say it attaches")
+	}
+	if _, err := m.Get(t.Context()); err == nil || !strings.Contains(err.Error(), "could not reach Chrome") {
+		t.Errorf("attaching to nothing = %v", err)
+	}
 }

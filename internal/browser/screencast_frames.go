@@ -14,6 +14,7 @@ import (
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/apng"
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 // errNoFrame is a frame recording's error when there was nothing to save.
@@ -253,7 +254,7 @@ type ffmpegSink struct {
 	stdin   io.WriteCloser
 	exited  chan struct{}
 	waitErr error
-	stderr  *tailBuffer
+	stderr  *chrome.TailBuffer
 	fps     int
 	start   time.Time
 	last    []byte
@@ -301,7 +302,7 @@ func startFFmpeg(ffmpeg string, f *os.File, format string, fps, width, height in
 	}
 	cmd := exec.Command(ffmpeg, args...)
 	cmd.ExtraFiles = []*os.File{f}
-	stderr := &tailBuffer{max: 4096}
+	stderr := chrome.NewTailBuffer(4096)
 	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 const pageHTML = `<!doctype html>
@@ -64,7 +65,7 @@ document.getElementById('work').addEventListener('click', () => busy(300));
 const css = `body { font-family: sans-serif; margin: 0 } h1 { color: #234 } #banner { background: #fd0 }`
 
 func main() {
-	chrome := flag.String("chrome", "/usr/bin/chromium", "Chromium binary")
+	chromePath := flag.String("chrome", "/usr/bin/chromium", "Chromium binary")
 	flag.Parse()
 	log.SetFlags(0)
 	_, self, _, _ := runtime.Caller(0)
@@ -93,8 +94,8 @@ func main() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	m := browser.NewManager(browser.Options{Launch: browser.LaunchOptions{
-		ExecutablePath: *chrome, Headless: true, Isolated: true, ViewportWidth: 1280, ViewportHeight: 720,
+	m := browser.NewManager(browser.Options{Launch: chrome.LaunchOptions{
+		ExecutablePath: *chromePath, Headless: true, Isolated: true, ViewportWidth: 1280, ViewportHeight: 720,
 	}})
 	defer m.Close(context.Background())
 	b, err := m.Get(ctx)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/devtools-mcp/devtools-mcp/e2e/internal/docsite"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
 )
 
@@ -39,7 +40,7 @@ const viewportWidth, viewportHeight = 1280, 720
 
 // newReader starts a headless Chromium ($CHROME_PATH when set).
 func newReader(ctx context.Context) (*reader, error) {
-	m := browser.NewManager(browser.Options{Launch: browser.LaunchOptions{
+	m := browser.NewManager(browser.Options{Launch: chrome.LaunchOptions{
 		Headless: true, Isolated: true, ViewportWidth: viewportWidth, ViewportHeight: viewportHeight,
 	}})
 	b, err := m.Get(ctx)

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 const detachedPage = `<title>Detached</title><ul id=list></ul><script>
@@ -104,7 +105,7 @@ func main() {
 	}))
 	defer site.Close()
 
-	m := browser.NewManager(browser.Options{Launch: browser.LaunchOptions{Headless: true, Isolated: true}})
+	m := browser.NewManager(browser.Options{Launch: chrome.LaunchOptions{Headless: true, Isolated: true}})
 	defer m.Close(context.Background())
 	b, err := m.Get(ctx)
 	if err != nil {

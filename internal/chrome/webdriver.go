@@ -1,4 +1,4 @@
-package browser
+package chrome
 
 import (
 	"bytes"
@@ -16,7 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 )
 
@@ -38,13 +37,13 @@ type WebDriverOptions struct {
 // Enabled reports whether browsers come from a WebDriver endpoint.
 func (o WebDriverOptions) Enabled() bool { return o.URL != "" }
 
-// webDriverKeepAlive is how often a session gets a command: grids end
+// WebDriverKeepAlive is how often a session gets a command: grids end
 // sessions that receive none for a while (Selenium Grid: 300 s), and they
 // do not see the CDP traffic.
-const webDriverKeepAlive = 60 * time.Second
+const WebDriverKeepAlive = 60 * time.Second
 
-// webDriverSession is one WebDriver session: the grid's browser we drive.
-type webDriverSession struct {
+// WebDriverSession is one WebDriver session: the grid's browser we drive.
+type WebDriverSession struct {
 	client *http.Client
 	base   string      // the endpoint, without a trailing slash or user info
 	auth   http.Header // basic auth from the URL's user info, else empty
@@ -55,15 +54,16 @@ type webDriverSession struct {
 	closeOnce sync.Once
 }
 
-// startWebDriver creates a session for a Chrome configured by launch and
+// StartWebDriver creates a session for a Chrome configured by launch and
 // returns it with the browser's CDP WebSocket URL and the headers its
-// handshake needs.
-func startWebDriver(ctx context.Context, opts WebDriverOptions, launch LaunchOptions, log *slog.Logger) (*webDriverSession, string, http.Header, error) {
+// handshake needs. The caller keeps it alive (KeepAlive) while it drives
+// the browser, and closes it (Close) to end the session and its browser.
+func StartWebDriver(ctx context.Context, opts WebDriverOptions, launch LaunchOptions, log *slog.Logger) (*WebDriverSession, string, http.Header, error) {
 	u, err := url.Parse(opts.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, "", nil, fmt.Errorf("--webdriverUrl %q is not an http(s) URL such as http://127.0.0.1:4444", opts.URL)
 	}
-	s := &webDriverSession{client: &http.Client{Timeout: 2 * time.Minute}, auth: http.Header{}, log: log, stop: func() {}}
+	s := &WebDriverSession{client: &http.Client{Timeout: 2 * time.Minute}, auth: http.Header{}, log: log, stop: func() {}}
 	if u.User != nil {
 		pw, _ := u.User.Password()
 		req := http.Request{Header: http.Header{}}
@@ -87,29 +87,11 @@ func startWebDriver(ctx context.Context, opts WebDriverOptions, launch LaunchOpt
 	s.id = res.SessionID
 	ws, err := s.cdpEndpoint(ctx, u, res.Capabilities)
 	if err != nil {
-		s.close()
+		s.Close()
 		return nil, "", nil, err
 	}
 	log.Info("created a WebDriver session", "endpoint", urlpattern.LogSafe(s.base), "session", s.id, "cdp", urlpattern.LogSafe(ws))
 	return s, ws, s.auth.Clone(), nil
-}
-
-// startWebDriver connects b to a new browser of the WebDriver endpoint,
-// whose session lives as long as b: kept alive while b is, deleted when b
-// is released, and b's connection closed should the endpoint end it.
-func (b *Browser) startWebDriver(ctx context.Context) error {
-	wd, ws, header, err := startWebDriver(ctx, b.m.opts.WebDriver, b.m.opts.Launch, b.log)
-	if err != nil {
-		return err
-	}
-	t, err := cdp.DialWebSocket(ctx, ws, header)
-	if err != nil {
-		wd.close()
-		return fmt.Errorf("connect to the WebDriver session's browser: %w", err)
-	}
-	b.conn, b.wd = cdp.NewConn(t, b.m.cdpOptions()...), wd
-	wd.keepAlive(webDriverKeepAlive, func() { b.conn.Close() })
-	return nil
 }
 
 // webDriverCapabilities are the alwaysMatch capabilities of a Chrome
@@ -174,7 +156,7 @@ func webDriverCapabilities(launch LaunchOptions, extra map[string]any) map[strin
 // capabilities: se:cdp (Selenium Grid 4 and grids like it), else
 // goog:chromeOptions.debuggerAddress (chromedriver), whose loopback host
 // means the endpoint's machine.
-func (s *webDriverSession) cdpEndpoint(ctx context.Context, endpoint *url.URL, caps map[string]any) (string, error) {
+func (s *WebDriverSession) cdpEndpoint(ctx context.Context, endpoint *url.URL, caps map[string]any) (string, error) {
 	if ws, ok := caps["se:cdp"].(string); ok && ws != "" {
 		return ws, nil
 	}
@@ -193,10 +175,10 @@ func (s *webDriverSession) cdpEndpoint(ctx context.Context, endpoint *url.URL, c
 	return ResolveBrowserURL(ctx, "http://"+net.JoinHostPort(host, port))
 }
 
-// keepAlive sends a harmless command every interval until close, and
+// KeepAlive sends a harmless command every interval until Close, and
 // calls gone once the endpoint says the session no longer exists (the
 // grid timed it out, or someone deleted it).
-func (s *webDriverSession) keepAlive(interval time.Duration, gone func()) {
+func (s *WebDriverSession) KeepAlive(interval time.Duration, gone func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.stop = cancel
 	go func() {
@@ -222,9 +204,9 @@ func (s *webDriverSession) keepAlive(interval time.Duration, gone func()) {
 	}()
 }
 
-// close ends the keep-alive and deletes the session, which closes its
+// Close ends the keep-alive and deletes the session, which closes its
 // browser; it is safe to call more than once.
-func (s *webDriverSession) close() {
+func (s *WebDriverSession) Close() {
 	s.closeOnce.Do(func() {
 		s.stop()
 		s.delete()
@@ -232,7 +214,7 @@ func (s *webDriverSession) close() {
 }
 
 // delete asks the endpoint to end the session.
-func (s *webDriverSession) delete() {
+func (s *WebDriverSession) delete() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := s.do(ctx, http.MethodDelete, "/session/"+s.id, nil, nil); err != nil {
@@ -254,7 +236,7 @@ func (e *webDriverError) Error() string {
 }
 
 // do sends one command and decodes the answer's "value" into out.
-func (s *webDriverSession) do(ctx context.Context, method, path string, body, out any) error {
+func (s *WebDriverSession) do(ctx context.Context, method, path string, body, out any) error {
 	var r io.Reader
 	if body != nil {
 		data, err := json.Marshal(body)

@@ -1,4 +1,4 @@
-package browser
+package chrome
 
 import (
 	"bytes"
@@ -243,20 +243,21 @@ func enableFeatures(args, features []string) []string {
 	return append(args, flag+strings.Join(features, ","))
 }
 
-// process is a Chrome we started: its command, how it exited, and the
+// Process is a Chrome we started: its command, how it exited, and the
 // profile to remove when it is gone.
-type process struct {
+type Process struct {
 	cmd        *exec.Cmd
 	exited     chan struct{} // closed when Wait returns
-	stderr     *tailBuffer
+	stderr     *TailBuffer
 	removeDir  string // temporary profile, removed after exit
 	removeOnce sync.Once
 }
 
-// launch starts Chrome with a CDP pipe and returns the connection (made
+// Launch starts Chrome with a CDP pipe and returns the connection (made
 // with cdpOpts, a WithLogger(log) by default) once the browser answers.
-// ctx bounds the start-up.
-func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger, cdpOpts ...cdp.Option) (*cdp.Conn, *process, error) {
+// ctx bounds the start-up. The caller owns the process: Kill ends it and
+// removes an isolated profile.
+func Launch(ctx context.Context, opts LaunchOptions, log *slog.Logger, cdpOpts ...cdp.Option) (*cdp.Conn, *Process, error) {
 	exe, err := FindExecutable(opts.ExecutablePath, opts.Channel)
 	if err != nil {
 		return nil, nil, err
@@ -295,7 +296,7 @@ func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger, cdpOpts .
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.ExtraFiles = []*os.File{toChromeR, fromChromeW}
-	p := &process{cmd: cmd, exited: make(chan struct{}), stderr: &tailBuffer{max: 8 << 10}, removeDir: tempDir}
+	p := &Process{cmd: cmd, exited: make(chan struct{}), stderr: NewTailBuffer(8 << 10), removeDir: tempDir}
 	cmd.Stderr = p.stderr
 	cmd.Stdout = p.stderr
 	setProcessGroup(cmd)
@@ -330,7 +331,7 @@ func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger, cdpOpts .
 	}
 	if err != nil {
 		conn.Close()
-		p.kill()
+		p.Kill()
 		return nil, nil, p.startError(exe, err, opts.Headless)
 	}
 	return conn, p, nil
@@ -338,7 +339,7 @@ func launch(ctx context.Context, opts LaunchOptions, log *slog.Logger, cdpOpts .
 
 // startError explains a failed start with what Chrome printed and, for the
 // common causes, what to do.
-func (p *process) startError(exe string, err error, headless bool) error {
+func (p *Process) startError(exe string, err error, headless bool) error {
 	msg := fmt.Sprintf("launch %s: %v", exe, err)
 	out := strings.TrimSpace(p.stderr.String())
 	if out != "" {
@@ -353,15 +354,22 @@ func (p *process) startError(exe string, err error, headless bool) error {
 	return errors.New(msg)
 }
 
-// kill stops Chrome and everything it started, then removes a temporary profile.
-func (p *process) kill() {
+// Pid is the process id of Chrome.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Exited is closed once Chrome has exited.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// Kill stops Chrome and everything it started, waits for it to exit, then
+// removes a temporary profile. It may be called more than once.
+func (p *Process) Kill() {
 	killProcessGroup(p.cmd)
 	<-p.exited
 	p.removeProfile()
 }
 
 // removeProfile deletes the temporary profile of an isolated browser.
-func (p *process) removeProfile() {
+func (p *Process) removeProfile() {
 	p.removeOnce.Do(func() {
 		if p.removeDir != "" {
 			_ = os.RemoveAll(p.removeDir)
@@ -369,16 +377,20 @@ func (p *process) removeProfile() {
 	})
 }
 
-// tailBuffer keeps the last max bytes written to it: Chrome's output, kept
-// for error messages without growing over a long session.
-type tailBuffer struct {
+// TailBuffer keeps the last bytes written to it: the output of Chrome (or
+// of another child process, such as ffmpeg), kept for error messages
+// without growing over a long session.
+type TailBuffer struct {
 	mu  sync.Mutex
 	buf []byte
 	max int
 }
 
+// NewTailBuffer returns a TailBuffer that keeps the last max bytes.
+func NewTailBuffer(max int) *TailBuffer { return &TailBuffer{max: max} }
+
 // Write appends b, dropping the oldest bytes beyond max.
-func (t *tailBuffer) Write(b []byte) (int, error) {
+func (t *TailBuffer) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.buf = append(t.buf, b...)
@@ -389,7 +401,7 @@ func (t *tailBuffer) Write(b []byte) (int, error) {
 }
 
 // String returns what is kept, without lines that are only noise.
-func (t *tailBuffer) String() string {
+func (t *TailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out bytes.Buffer

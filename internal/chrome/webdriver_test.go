@@ -1,4 +1,4 @@
-package browser
+package chrome
 
 import (
 	"encoding/json"
@@ -78,7 +78,7 @@ func TestWebDriverSession(t *testing.T) {
 			u := strings.Replace(srv.URL, "http://", "http://me:pw@", 1) + "/wd/hub/"
 			launch := LaunchOptions{Headless: true, ViewportWidth: 800, ViewportHeight: 600, AcceptInsecureCerts: true, Args: []string{"--lang=de"}, IgnoreDefaultArgs: []string{"--disable-sync"}}
 			extra := map[string]any{"platformName": "linux", "goog:chromeOptions": map[string]any{"args": []any{"--mute-audio"}, "prefs": map[string]any{"a": 1}}}
-			s, ws, header, err := startWebDriver(t.Context(), WebDriverOptions{URL: u, Capabilities: extra}, launch, slog.New(slog.DiscardHandler))
+			s, ws, header, err := StartWebDriver(t.Context(), WebDriverOptions{URL: u, Capabilities: extra}, launch, slog.New(slog.DiscardHandler))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,8 +88,8 @@ func TestWebDriverSession(t *testing.T) {
 			if header.Get("Authorization") != "Basic bWU6cHc=" {
 				t.Errorf("CDP handshake headers %v lack the URL's basic auth", header)
 			}
-			s.close()
-			s.close()
+			s.Close()
+			s.Close()
 
 			f.mu.Lock()
 			defer f.mu.Unlock()
@@ -128,16 +128,16 @@ func TestWebDriverSessionGone(t *testing.T) {
 	f := &fakeWebDriver{caps: func(string) map[string]any { return map[string]any{"se:cdp": "ws://grid/cdp"} }}
 	srv := httptest.NewServer(f)
 	defer srv.Close()
-	s, _, _, err := startWebDriver(t.Context(), WebDriverOptions{URL: srv.URL + "/wd/hub"}, LaunchOptions{}, slog.New(slog.DiscardHandler))
+	s, _, _, err := StartWebDriver(t.Context(), WebDriverOptions{URL: srv.URL + "/wd/hub"}, LaunchOptions{}, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
+	defer s.Close()
 	f.mu.Lock()
 	f.gone = true
 	f.mu.Unlock()
 	gone := make(chan struct{})
-	s.keepAlive(time.Millisecond, func() { close(gone) })
+	s.KeepAlive(time.Millisecond, func() { close(gone) })
 	select {
 	case <-gone:
 	case <-time.After(10 * time.Second):
@@ -152,16 +152,16 @@ func TestWebDriverSessionErrors(t *testing.T) {
 	srv := httptest.NewServer(f)
 	defer srv.Close()
 	log := slog.New(slog.DiscardHandler)
-	if _, _, _, err := startWebDriver(t.Context(), WebDriverOptions{URL: srv.URL + "/wd/hub"}, LaunchOptions{}, log); err == nil || !strings.Contains(err.Error(), "names no CDP endpoint") {
+	if _, _, _, err := StartWebDriver(t.Context(), WebDriverOptions{URL: srv.URL + "/wd/hub"}, LaunchOptions{}, log); err == nil || !strings.Contains(err.Error(), "names no CDP endpoint") {
 		t.Errorf("a session without a CDP address: %v", err)
 	}
 	if len(f.deleted) != 1 {
 		t.Errorf("the useless session was not deleted: %v", f.deleted)
 	}
-	if _, _, _, err := startWebDriver(t.Context(), WebDriverOptions{URL: srv.URL + "/elsewhere"}, LaunchOptions{}, log); err == nil || !strings.Contains(err.Error(), "unknown command") {
+	if _, _, _, err := StartWebDriver(t.Context(), WebDriverOptions{URL: srv.URL + "/elsewhere"}, LaunchOptions{}, log); err == nil || !strings.Contains(err.Error(), "unknown command") {
 		t.Errorf("an endpoint that refuses: %v", err)
 	}
-	if _, _, _, err := startWebDriver(t.Context(), WebDriverOptions{URL: "grid:4444"}, LaunchOptions{}, log); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
+	if _, _, _, err := StartWebDriver(t.Context(), WebDriverOptions{URL: "grid:4444"}, LaunchOptions{}, log); err == nil || !strings.Contains(err.Error(), "not an http(s) URL") {
 		t.Errorf("a bad URL: %v", err)
 	}
 }

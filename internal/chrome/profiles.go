@@ -1,4 +1,4 @@
-package browser
+package chrome
 
 import (
 	"fmt"
@@ -12,30 +12,30 @@ import (
 // isolatedPrefix names the temporary profiles of --isolated browsers.
 const isolatedPrefix = "devtools-mcp-profile-"
 
-// ownerFile, inside an isolated profile, holds the pid of the server that
+// OwnerFile, inside an isolated profile, holds the pid of the server that
 // made it. A server killed with SIGKILL cannot remove its profile; the next
 // one that starts finds the file, sees that pid gone, and removes it.
-const ownerFile = ".devtools-mcp-owner"
+const OwnerFile = ".devtools-mcp-owner"
 
 // newIsolatedProfile creates a temporary profile owned by this process,
 // first removing the ones that dead servers left behind.
 func newIsolatedProfile(log *slog.Logger) (string, error) {
 	removeStaleProfiles(os.TempDir(), log)
-	dir, err := newOwnedDir(isolatedPrefix)
+	dir, err := NewOwnedDir(isolatedPrefix)
 	if err != nil {
 		return "", fmt.Errorf("create isolated profile: %w", err)
 	}
 	return dir, nil
 }
 
-// newOwnedDir creates a temporary directory named with prefix, only this
+// NewOwnedDir creates a temporary directory named with prefix, only this
 // user's (0700), holding the owner file of this process.
-func newOwnedDir(prefix string) (string, error) {
+func NewOwnedDir(prefix string) (string, error) {
 	dir, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, OwnerFile), []byte(strconv.Itoa(os.Getpid())), 0o600); err != nil {
 		os.RemoveAll(dir)
 		return "", err
 	}
@@ -43,18 +43,18 @@ func newOwnedDir(prefix string) (string, error) {
 }
 
 // removeStaleProfiles removes, from dir, the isolated profiles of servers
-// that are no longer running (see removeStale).
+// that are no longer running (see RemoveStale).
 func removeStaleProfiles(dir string, log *slog.Logger) {
-	removeStale(dir, isolatedPrefix, "isolated profile", log)
+	RemoveStale(dir, isolatedPrefix, "isolated profile", log)
 }
 
-// removeStale removes, from dir, the directories named with prefix (what,
+// RemoveStale removes, from dir, the directories named with prefix (what,
 // in log lines) of servers that are no longer running. It touches only what a server of this user
 // made: a real directory (not a symbolic link) owned by this user, with an
 // owner file naming a pid that is gone and no Chrome still using it. A
 // profile another user planted, or one whose server may still live (its
 // pid now taken by another process), is left alone.
-func removeStale(dir, prefix, what string, log *slog.Logger) {
+func RemoveStale(dir, prefix, what string, log *slog.Logger) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -80,7 +80,7 @@ func staleProfile(path string) bool {
 	if err != nil || !fi.IsDir() || !ownedByMe(fi) {
 		return false
 	}
-	raw, err := os.ReadFile(filepath.Join(path, ownerFile))
+	raw, err := os.ReadFile(filepath.Join(path, OwnerFile))
 	if err != nil {
 		return false
 	}

@@ -1,4 +1,4 @@
-package browser
+package chrome
 
 import (
 	"cmp"
@@ -36,8 +36,8 @@ func (o AttachOptions) Enabled() bool {
 	return o.BrowserURL != "" || o.WSEndpoint != "" || o.AutoConnect
 }
 
-// endpoint resolves the options to a WebSocket URL and handshake headers.
-func (o AttachOptions) endpoint(ctx context.Context) (string, http.Header, error) {
+// Endpoint resolves the options to a WebSocket URL and handshake headers.
+func (o AttachOptions) Endpoint(ctx context.Context) (string, http.Header, error) {
 	switch {
 	case o.WSEndpoint != "":
 		h := http.Header{}
@@ -52,7 +52,7 @@ func (o AttachOptions) endpoint(ctx context.Context) (string, http.Header, error
 		dir := o.UserDataDir
 		if dir == "" {
 			var err error
-			if dir, err = ChromeUserDataDir(o.Channel); err != nil {
+			if dir, err = UserDataDir(o.Channel); err != nil {
 				return "", nil, err
 			}
 		}
@@ -114,9 +114,9 @@ func ReadDevToolsActivePort(userDataDir string) (string, error) {
 	return fmt.Sprintf("ws://127.0.0.1:%d%s", port, lines[1]), nil
 }
 
-// ChromeUserDataDir is where an installed Chrome of channel keeps the user's
+// UserDataDir is where an installed Chrome of channel keeps the user's
 // own profile, used by --autoConnect without --userDataDir.
-func ChromeUserDataDir(channel string) (string, error) {
+func UserDataDir(channel string) (string, error) {
 	if channel == "" {
 		channel = "stable"
 	}

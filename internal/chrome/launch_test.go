@@ -1,7 +1,8 @@
-package browser
+package chrome
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -70,9 +71,9 @@ func TestLaunchFailureExplains(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	m := NewManager(Options{Launch: LaunchOptions{ExecutablePath: exe, Isolated: true, Headless: true}})
-	_, err := m.Get(ctx)
+	conn, _, err := Launch(ctx, LaunchOptions{ExecutablePath: exe, Isolated: true, Headless: true}, slog.New(slog.DiscardHandler))
 	if err == nil {
+		conn.Close()
 		t.Fatal("a browser that exits at once launched")
 	}
 	for _, want := range []string{"launch " + exe + ": ", "Chrome said:\nThe profile appears to be in use", "close it, pass --isolated"} {
@@ -86,7 +87,7 @@ func TestLaunchFailureExplains(t *testing.T) {
 }
 
 func TestTailBufferKeepsTheEnd(t *testing.T) {
-	b := &tailBuffer{max: 10}
+	b := &TailBuffer{max: 10}
 	b.Write([]byte("0123456789\n\n"))
 	b.Write([]byte("abc\n"))
 	if got := b.String(); got != "6789\nabc\n" { // the last 10 bytes, blank lines dropped
@@ -131,22 +132,15 @@ func TestAttachEndpoints(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "DevToolsActivePort"), []byte("9333\n/devtools/browser/y\n"), 0o600)
 	o := AttachOptions{AutoConnect: true, UserDataDir: dir}
-	if ws, _, err := o.endpoint(ctx); err != nil || ws != "ws://127.0.0.1:9333/devtools/browser/y" {
+	if ws, _, err := o.Endpoint(ctx); err != nil || ws != "ws://127.0.0.1:9333/devtools/browser/y" {
 		t.Errorf("autoConnect endpoint = %q, %v", ws, err)
 	}
 	o = AttachOptions{WSEndpoint: "ws://h/x", WSHeaders: map[string]string{"Authorization": "Bearer t"}}
-	if ws, h, err := o.endpoint(ctx); err != nil || ws != "ws://h/x" || h.Get("Authorization") != "Bearer t" {
+	if ws, h, err := o.Endpoint(ctx); err != nil || ws != "ws://h/x" || h.Get("Authorization") != "Bearer t" {
 		t.Errorf("wsEndpoint = %q %v %v", ws, h, err)
 	}
-	m := NewManager(Options{Attach: AttachOptions{BrowserURL: "http://127.0.0.1:9"}})
-	if !m.Attached() {
-		t.Error("a manager with a browser URL does not say it attaches")
-	}
-	if _, err := m.Get(ctx); err == nil || !strings.Contains(err.Error(), "could not reach Chrome") {
-		t.Errorf("attaching to nothing = %v", err)
-	}
-	if dir, err := ChromeUserDataDir("beta"); err != nil || !strings.Contains(dir, "beta") {
-		t.Errorf("ChromeUserDataDir(beta) = %q, %v", dir, err)
+	if dir, err := UserDataDir("beta"); err != nil || !strings.Contains(dir, "beta") {
+		t.Errorf("UserDataDir(beta) = %q, %v", dir, err)
 	}
 	if dir, err := DefaultUserDataDir("dev"); err != nil || !strings.HasSuffix(dir, filepath.Join("devtools-mcp", "chrome-profile-dev")) {
 		t.Errorf("DefaultUserDataDir(dev) = %q, %v", dir, err)
@@ -162,11 +156,11 @@ func TestChromeUserDataDirConfigHome(t *testing.T) {
 	}
 	t.Setenv("XDG_CONFIG_HOME", "/xdg")
 	t.Setenv("CHROME_CONFIG_HOME", "/chrome-config")
-	if dir, _ := ChromeUserDataDir("stable"); dir != "/chrome-config/google-chrome" {
+	if dir, _ := UserDataDir("stable"); dir != "/chrome-config/google-chrome" {
 		t.Errorf("with CHROME_CONFIG_HOME: %q", dir)
 	}
 	t.Setenv("CHROME_CONFIG_HOME", "")
-	if dir, _ := ChromeUserDataDir("canary"); dir != "/xdg/google-chrome-canary" {
+	if dir, _ := UserDataDir("canary"); dir != "/xdg/google-chrome-canary" {
 		t.Errorf("with XDG_CONFIG_HOME only: %q", dir)
 	}
 }
