@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -266,6 +267,18 @@ func launchFeatures(cfg *Config) []string {
 	return nil
 }
 
+// userSensitivePatterns reads the sensitive page patterns of the user's
+// sensitive-patterns.txt, in the devtools-mcp folder of the user's config
+// directory; none when there is no such file.
+func userSensitivePatterns() []string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return nil
+	}
+	patterns, _ := urlpattern.ReadFile(filepath.Join(dir, "devtools-mcp", "sensitive-patterns.txt"))
+	return patterns
+}
+
 // toolOptions maps the command line to which tools are listed.
 func toolOptions(cfg *Config) tools.Options {
 	o := tools.Options{
@@ -276,6 +289,7 @@ func toolOptions(cfg *Config) tools.Options {
 		Guard: tools.GuardOptions{
 			Sensitive:     cfg.SensitivePages == "on" || (cfg.SensitivePages == "" && (cfg.BrowserURL != "" || cfg.WSEndpoint != "" || cfg.AutoConnect)),
 			ExtraPatterns: cfg.SensitiveURLPatterns,
+			UserPatterns:  userSensitivePatterns(),
 			CloseUserTabs: cfg.AllowCloseUserTabs,
 		},
 		ScreenshotFormat:       cfg.ScreenshotFormat,

@@ -1,14 +1,11 @@
 package tools
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
+	"slices"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
@@ -34,26 +31,17 @@ type GuardOptions struct {
 	Sensitive bool
 	// ExtraPatterns come from --sensitiveUrlPattern.
 	ExtraPatterns []string
+	// UserPatterns come from the user's sensitive-patterns.txt, which main
+	// reads: the server reads no configuration file itself.
+	UserPatterns []string
 	// CloseUserTabs lets close_page close tabs the agent did not open.
 	CloseUserTabs bool
 }
 
 // sensitivePatterns gathers the built-in patterns, the flag's and those of
-// the user's sensitive-patterns.txt (one glob a line, # comments).
-func sensitivePatterns(extra []string) urlpattern.List {
-	all := append(append([]string{}, defaultSensitivePatterns...), extra...)
-	if dir, err := os.UserConfigDir(); err == nil {
-		if f, err := os.Open(filepath.Join(dir, "devtools-mcp", "sensitive-patterns.txt")); err == nil {
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
-					all = append(all, line)
-				}
-			}
-			f.Close()
-		}
-	}
-	return urlpattern.Compile(all)
+// the user's sensitive-patterns.txt.
+func sensitivePatterns(o GuardOptions) urlpattern.List {
+	return urlpattern.Compile(slices.Concat(defaultSensitivePatterns, o.ExtraPatterns, o.UserPatterns))
 }
 
 // guard asks the user, through the calling session's client, before a

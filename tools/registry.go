@@ -504,7 +504,7 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 		sessions: sessions{byID: map[string]*session{}}, heaps: newHeapCache(opts.HeapSnapshotBudget)}
 	s.paths = newPathGuard(opts.UnrestrictedPaths, opts.FilesystemRoots)
 	if opts.Guard.Sensitive {
-		s.sensitive = sensitivePatterns(opts.Guard.ExtraPatterns)
+		s.sensitive = sensitivePatterns(opts.Guard)
 	}
 	for _, t := range all() {
 		if !opts.enabled(t) {
