@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/redact"
 )
 
 // maxInlineBody is the most body text shown inline; longer bodies are cut
@@ -80,11 +81,11 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 		return err
 	}
 	// With --redactNetworkHeaders everything shown comes from the redacted
-	// copy (see redact.go for the rule); the bodies are read with the
+	// copy (see internal/redact for the rule); the bodies are read with the
 	// original.
-	redact := c.Server.opts.RedactHeaders
+	redacting := c.Server.opts.RedactHeaders
 	orig := r
-	if redact {
+	if redacting {
 		r = redactRequest(orig)
 	}
 	detail := &networkRequestDetail{networkRequestJSON: newNetworkRequestJSON(r), Failure: r.Failure,
@@ -99,8 +100,8 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	writeHeaders(c, r.RequestHeaders)
 	if r.HasPostData {
 		body, err := c.Page.Collected().RequestBody(ctx, orig)
-		if redact && err == nil {
-			body = redactRequestBody(body, header(orig.RequestHeaders, "Content-Type"))
+		if redacting && err == nil {
+			body = redact.RequestBody(body, header(orig.RequestHeaders, "Content-Type"))
 		}
 		c.Resp.Linef("### Request Body")
 		writeBody(ctx, c, body, false, err, "requestFilePath", args.RequestFilePath)
@@ -114,8 +115,8 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	// which ResponseBody waits for.
 	if r.Failure == "" && (r.Finished || r.Status != 0) {
 		body, binary, err := c.Page.Collected().ResponseBody(ctx, orig)
-		if redact && err == nil && !binary {
-			body = redactBody(body, cmp.Or(header(orig.ResponseHeaders, "Content-Type"), orig.MimeType))
+		if redacting && err == nil && !binary {
+			body = redact.Body(body, cmp.Or(header(orig.ResponseHeaders, "Content-Type"), orig.MimeType))
 		}
 		c.Resp.Linef("### Response Body")
 		writeBody(ctx, c, body, binary, err, "responseFilePath", args.ResponseFilePath)

@@ -1,4 +1,4 @@
-package tools
+package redact
 
 import (
 	"bytes"
@@ -9,12 +9,10 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
-// redactedValue replaces what --redactNetworkHeaders hides.
-const redactedValue = "<redacted>"
+// Value replaces what --redactNetworkHeaders hides.
+const Value = "<redacted>"
 
 // The redaction rule (--redactNetworkHeaders), for header names, URL query
 // and fragment parameters, form fields and JSON keys alike: a name is
@@ -79,30 +77,30 @@ func nameWords(name string) []string {
 	return words
 }
 
-// redactHeader returns the value of header name as redaction shows it.
-func redactHeader(name, value string) string {
+// Header returns the value of header name as redaction shows it.
+func Header(name, value string) string {
 	if sensitiveName(name) || secretValue.MatchString(value) {
-		return redactedValue
+		return Value
 	}
 	return value
 }
 
-// redactHeaders returns h with sensitive values hidden.
-func redactHeaders(h map[string]string) map[string]string {
+// Headers returns h with sensitive values hidden.
+func Headers(h map[string]string) map[string]string {
 	if h == nil {
 		return nil
 	}
 	out := make(map[string]string, len(h))
 	for n, v := range h {
-		out[n] = redactHeader(n, v)
+		out[n] = Header(n, v)
 	}
 	return out
 }
 
-// redactURL hides a URL's password and the values of its sensitive query
+// URL hides a URL's password and the values of its sensitive query
 // and fragment parameters (?access_token=, #id_token=), keeping the rest
 // as written.
-func redactURL(raw string) string {
+func URL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Opaque != "" {
 		return raw
@@ -146,18 +144,18 @@ func redactPairs(s string) (string, bool) {
 			name = n
 		}
 		if sensitiveName(name) {
-			parts[i] = p[:strings.IndexByte(p, '=')+1] + url.QueryEscape(redactedValue)
+			parts[i] = p[:strings.IndexByte(p, '=')+1] + url.QueryEscape(Value)
 			changed = true
 		}
 	}
 	return strings.Join(parts, "&"), changed
 }
 
-// redactBody hides credentials in a request or response body: the values
+// Body hides credentials in a request or response body: the values
 // of sensitive fields in a form (application/x-www-form-urlencoded, and
 // multipart/form-data, see redactMultipart) and of sensitive keys anywhere
 // in JSON. Other bodies are returned as they are.
-func redactBody(body []byte, contentType string) []byte {
+func Body(body []byte, contentType string) []byte {
 	mt, params, _ := mime.ParseMediaType(contentType)
 	switch {
 	case mt == "application/x-www-form-urlencoded":
@@ -189,16 +187,16 @@ func redactBody(body []byte, contentType string) []byte {
 	return body
 }
 
-// redactRequestBody is redactBody for a request body, which a page
+// RequestBody is Body for a request body, which a page
 // composed: a text body that is neither a form nor JSON has its
-// credentials hidden as free text is (see redactText).
-func redactRequestBody(body []byte, contentType string) []byte {
-	out := redactBody(body, contentType)
+// credentials hidden as free text is (see Text).
+func RequestBody(body []byte, contentType string) []byte {
+	out := Body(body, contentType)
 	mt, _, _ := mime.ParseMediaType(contentType)
 	if !bytes.Equal(out, body) || mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data" || !utf8.Valid(body) {
 		return out
 	}
-	if t := redactText(string(body)); t != string(body) {
+	if t := Text(string(body)); t != string(body) {
 		return []byte(t)
 	}
 	return body
@@ -212,7 +210,7 @@ func redactJSON(v any) bool {
 	case map[string]any:
 		for k, e := range x {
 			if sensitiveName(k) && e != nil {
-				x[k] = redactedValue
+				x[k] = Value
 				changed = true
 				continue
 			}
@@ -224,28 +222,4 @@ func redactJSON(v any) bool {
 		}
 	}
 	return changed
-}
-
-// header returns the value of header name in h, matched regardless of case.
-func header(h map[string]string, name string) string {
-	for n, v := range h {
-		if strings.EqualFold(n, name) {
-			return v
-		}
-	}
-	return ""
-}
-
-// redactRequest returns a copy of r as redaction shows it: URL and headers
-// (its redirect hops' too) without credentials.
-func redactRequest(r *browser.Request) *browser.Request {
-	cp := *r
-	cp.URL = redactURL(r.URL)
-	cp.RequestHeaders = redactHeaders(r.RequestHeaders)
-	cp.ResponseHeaders = redactHeaders(r.ResponseHeaders)
-	cp.Redirects = make([]*browser.Request, len(r.Redirects))
-	for i, hop := range r.Redirects {
-		cp.Redirects[i] = redactRequest(hop)
-	}
-	return &cp
 }

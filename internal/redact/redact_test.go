@@ -1,4 +1,4 @@
-package tools
+package redact
 
 import (
 	"strings"
@@ -12,18 +12,18 @@ func TestRedactionCoversTheCredentialClasses(t *testing.T) {
 		"X-Session-Id", "X-Csrf-Token", "X-XSRF-TOKEN", "X-Amz-Security-Token", "X-Auth-Token", "X-Client-Secret",
 		"Private-Token", "X-Password", "X-Signature", "x-hub-signature-256", "X-Sid", "X-Otp",
 	} {
-		if got := redactHeader(name, "s3cret"); got != redactedValue {
+		if got := Header(name, "s3cret"); got != Value {
 			t.Errorf("header %s: %q, want it redacted", name, got)
 		}
 	}
 	for _, keep := range []string{"Content-Type", "Accept", "Keep-Alive", "User-Agent", "Cache-Control", "X-Keyword", "Author"} {
-		if got := redactHeader(keep, "text/html"); got != "text/html" {
+		if got := Header(keep, "text/html"); got != "text/html" {
 			t.Errorf("header %s: %q, want it shown", keep, got)
 		}
 	}
 	// A credential in a header of another name is hidden by its value.
 	for _, v := range []string{"Bearer s3cret", "basic czNjcmV0", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.s3cret"} {
-		if got := redactHeader("X-Forwarded-Whatever", v); got != redactedValue {
+		if got := Header("X-Forwarded-Whatever", v); got != Value {
 			t.Errorf("value %q: %q, want it redacted", v, got)
 		}
 	}
@@ -38,15 +38,15 @@ func TestRedactionCoversTheCredentialClasses(t *testing.T) {
 		"https://api.example/v1?sessionId=s3cret",
 		"https://api.example/v1?auth%5Ftoken=s3cret",
 	} {
-		got := redactURL(u)
+		got := URL(u)
 		if strings.Contains(got, "s3cret") {
-			t.Errorf("redactURL(%s) = %s", u, got)
+			t.Errorf("URL(%s) = %s", u, got)
 		}
 	}
-	if got := redactURL("https://api.example/v1?page=2&q=shoes#top"); got != "https://api.example/v1?page=2&q=shoes#top" {
+	if got := URL("https://api.example/v1?page=2&q=shoes#top"); got != "https://api.example/v1?page=2&q=shoes#top" {
 		t.Errorf("a URL without credentials changed: %s", got)
 	}
-	if got := redactURL("https://api.example/v1?page=2&token=s3cret"); !strings.HasPrefix(got, "https://api.example/v1?page=2&token=") {
+	if got := URL("https://api.example/v1?page=2&token=s3cret"); !strings.HasPrefix(got, "https://api.example/v1?page=2&token=") {
 		t.Errorf("redaction changed the rest of the URL: %s", got)
 	}
 
@@ -58,12 +58,12 @@ func TestRedactionCoversTheCredentialClasses(t *testing.T) {
 		{`[{"auth":{"apiKey":"s3cret"}}]`, "application/vnd.api+json"},
 		{`{"access_token":"s3cret","expires_in":3600}`, ""},
 	} {
-		got := string(redactBody([]byte(b.body), b.ctype))
+		got := string(Body([]byte(b.body), b.ctype))
 		if strings.Contains(got, "s3cret") {
-			t.Errorf("redactBody(%s, %s) = %s", b.body, b.ctype, got)
+			t.Errorf("Body(%s, %s) = %s", b.body, b.ctype, got)
 		}
 	}
-	if got := string(redactBody([]byte(`{"q":"shoes","page":2}`), "application/json")); got != `{"q":"shoes","page":2}` {
+	if got := string(Body([]byte(`{"q":"shoes","page":2}`), "application/json")); got != `{"q":"shoes","page":2}` {
 		t.Errorf("a body without credentials changed: %s", got)
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package redact
 
 import (
 	"strings"
@@ -28,8 +28,8 @@ func TestRedactTextHidesCredentialsInFreeText(t *testing.T) {
 		"status: 200, url: https://example.test/a?b=c": "status: 200, url: https://example.test/a?b=c",
 		"x = 1; y = 2":                                 "x = 1; y = 2",
 	} {
-		if got := redactText(in); got != want {
-			t.Errorf("redactText(%q)\n got %q\nwant %q", in, got, want)
+		if got := Text(in); got != want {
+			t.Errorf("Text(%q)\n got %q\nwant %q", in, got, want)
 		}
 	}
 }
@@ -47,7 +47,7 @@ func TestRedactMultipartHidesSensitiveParts(t *testing.T) {
 		"--" + b, `Content-Disposition: form-data; name="upload"; filename="private.key"`, "Content-Type: application/octet-stream", "", "-----BEGIN KEY-----",
 		"--" + b + "--", "",
 	}, "\r\n")
-	got := string(redactBody([]byte(body), "multipart/form-data; boundary="+b))
+	got := string(Body([]byte(body), "multipart/form-data; boundary="+b))
 	want := strings.Join([]string{
 		"--" + b, `Content-Disposition: form-data; name="user"`, "", "bob",
 		"--" + b, `Content-Disposition: form-data; name="password"`, "", "<redacted>",

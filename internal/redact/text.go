@@ -1,14 +1,11 @@
-package tools
+package redact
 
 import (
 	"bytes"
-	"errors"
 	"mime"
 	"regexp"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 )
 
 // The redaction rule applied to free text a page wrote (console messages,
@@ -33,18 +30,18 @@ var (
 	nextWord   = regexp.MustCompile(`^\s+[^\s"'` + "`" + `,;<>]+`)
 )
 
-// redactText hides the credentials in free text by the rule above.
-func redactText(s string) string {
-	s = textURL.ReplaceAllStringFunc(s, redactURL)
+// Text hides the credentials in free text by the rule above.
+func Text(s string) string {
+	s = textURL.ReplaceAllStringFunc(s, URL)
 	s = redactTextPairs(s)
 	s = textScheme.ReplaceAllStringFunc(s, func(m string) string {
 		sub := textScheme.FindStringSubmatch(m)
 		if strings.Trim(sub[3], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
 			return m // a word of prose: "Basic authentication"
 		}
-		return sub[1] + sub[2] + redactedValue
+		return sub[1] + sub[2] + Value
 	})
-	return textJWT.ReplaceAllString(s, redactedValue)
+	return textJWT.ReplaceAllString(s, Value)
 }
 
 // redactTextPairs hides the values of sensitive name=value and name: value
@@ -61,13 +58,13 @@ func redactTextPairs(s string) string {
 		}
 		name := s[pos+m[2] : pos+m[3]]
 		valStart, valEnd := pos+m[6], pos+m[7]
-		if !sensitiveName(name) || s[valStart:valEnd] == redactedValue {
+		if !sensitiveName(name) || s[valStart:valEnd] == Value {
 			b.WriteString(s[pos : pos+m[5]])
 			pos += m[5]
 			continue
 		}
 		b.WriteString(s[pos:valStart])
-		b.WriteString(redactedValue)
+		b.WriteString(Value)
 		pos, changed = valEnd, true
 		if schemeWord.MatchString(s[valStart:valEnd]) {
 			// Authorization: Bearer abc: the credential is the next word.
@@ -108,9 +105,9 @@ func redactMultipart(body []byte, boundary string) ([]byte, bool) {
 		var out []byte
 		switch {
 		case sensitiveName(name) || file != "" && sensitiveName(file):
-			out = []byte(redactedValue)
+			out = []byte(Value)
 		case utf8.Valid(content):
-			out = []byte(redactText(string(content)))
+			out = []byte(Text(string(content)))
 		default:
 			continue
 		}
@@ -138,26 +135,4 @@ func partNames(head []byte) (name, file string) {
 		}
 	}
 	return "", ""
-}
-
-// pageText returns text a page wrote (a console message, a dialog's
-// message) as the call shows it: with its credentials hidden under
-// --redactNetworkHeaders.
-func (c *Call) pageText(s string) string {
-	if c == nil || c.Server == nil || !c.Server.opts.RedactHeaders {
-		return s
-	}
-	return redactText(s)
-}
-
-// redactDialog returns err, a call's error, with the message of the dialog
-// that stopped the call redacted as page text is.
-func (c *Call) redactDialog(err error) error {
-	var de *browser.DialogError
-	if !errors.As(err, &de) || de.Dialog == nil {
-		return err
-	}
-	d := *de.Dialog
-	d.Message = c.pageText(d.Message)
-	return &browser.DialogError{Dialog: &d}
 }
