@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/confine"
 )
 
 // Chrome opens the files of upload_file and install_extension itself, and
@@ -58,7 +60,7 @@ func (c *Call) browserPaths(ctx context.Context, arg string, paths []string) ([]
 	budget := newCopyBudget()
 	var dst *os.Root
 	var sub string // dst's folder of the page's files
-	if len(paths) > budget.entries && !c.guard().unrestricted {
+	if len(paths) > budget.entries && !c.guard().Unrestricted() {
 		return nil, fmt.Errorf("%s names %d files; one call copies at most %d for the browser", arg, len(paths), budget.entries)
 	}
 	for i, path := range paths {
@@ -66,7 +68,7 @@ func (c *Call) browserPaths(ctx context.Context, arg string, paths []string) ([]
 		if err != nil {
 			return nil, err
 		}
-		if c.guard().unrestricted {
+		if c.guard().Unrestricted() {
 			out[i] = f.Name()
 			f.Close()
 			continue
@@ -119,7 +121,7 @@ func copyUpload(ctx context.Context, dst *os.Root, sub string, f *os.File, name 
 // (0600), within the budget: a file that grows past it while copied is
 // refused too.
 func copyFile(ctx context.Context, dst *os.Root, rel string, src *os.File, budget *copyBudget) error {
-	out, err := dst.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+	out, err := dst.OpenFile(rel, os.O_WRONLY|os.O_CREATE|os.O_EXCL|confine.NoFollow, 0o600)
 	if err != nil {
 		return fmt.Errorf("copy for the browser: %w", err)
 	}
@@ -190,15 +192,15 @@ func (x *extensionCopies) source(dir string) (string, bool) {
 // extension keeps its id (Chrome derives it from the path) when it is
 // installed or reloaded again.
 func (c *Call) extensionDir(ctx context.Context, arg, path string) (string, error) {
-	if c.guard().unrestricted {
+	if c.guard().Unrestricted() {
 		return filepath.Abs(path) // nothing to confine: Chrome reads the folder in place
 	}
-	p, err := c.guard().placeFollowing(ctx, arg, path, true)
+	p, err := c.guard().PlaceFollowing(ctx, arg, path, true)
 	if err != nil {
 		return "", err
 	}
-	defer p.close()
-	src, err := openFolder(p.root, p.rel)
+	defer p.Close()
+	src, err := openFolder(p.Root(), p.Rel())
 	if err != nil {
 		return "", fmt.Errorf("%s: %s is not a folder that can be opened: %w", arg, path, err)
 	}
@@ -210,14 +212,14 @@ func (c *Call) extensionDir(ctx context.Context, arg, path string) (string, erro
 	x := &c.Server.extensions
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	sum := sha256.Sum256([]byte(p.path))
+	sum := sha256.Sum256([]byte(p.Path()))
 	name := "extension-" + strconv.FormatUint(binary.BigEndian.Uint64(sum[:]), 10)
 	part := name + ".part-" + strconv.FormatUint(rand.Uint64(), 10)
 	if err := dst.Mkdir(part, 0o700); err != nil {
 		return "", fmt.Errorf("copy for the browser: %w", err)
 	}
 	defer dst.RemoveAll(part) // after the rename, a no-op
-	base := filepath.Base(p.path)
+	base := filepath.Base(p.Path())
 	if base == "." || base == string(filepath.Separator) {
 		base = "extension"
 	}
@@ -237,7 +239,7 @@ func (c *Call) extensionDir(ctx context.Context, arg, path string) (string, erro
 	if x.sources == nil {
 		x.sources = map[string]string{}
 	}
-	x.sources[dir] = p.path
+	x.sources[dir] = p.Path()
 	return dir, nil
 }
 
@@ -255,7 +257,7 @@ func copyTree(ctx context.Context, src *os.Root, rel string, dst *os.Root, to st
 	if depth > maxExtensionDepth {
 		return fmt.Errorf("%s nests more than %d folders deep (a loop of symbolic links?)", rel, maxExtensionDepth)
 	}
-	d, err := src.OpenFile(rel, os.O_RDONLY|nonBlock, 0) // a FIFO swapped in must not block
+	d, err := src.OpenFile(rel, os.O_RDONLY|confine.NonBlock, 0) // a FIFO swapped in must not block
 	if err != nil {
 		return err
 	}
@@ -277,7 +279,7 @@ func copyTree(ctx context.Context, src *os.Root, rel string, dst *os.Root, to st
 			return err
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			if fi, err = src.Stat(name); isSymlinkLoop(err) {
+			if fi, err = src.Stat(name); confine.IsSymlinkLoop(err) {
 				return fmt.Errorf("%s goes through too many symbolic links (a loop?); refusing to copy it", name)
 			} else if err != nil {
 				return fmt.Errorf("%s is a symbolic link that leads out of the folder or nowhere; refusing to copy it (%w)", name, err)
@@ -296,7 +298,7 @@ func copyTree(ctx context.Context, src *os.Root, rel string, dst *os.Root, to st
 				return err
 			}
 		default:
-			return fmt.Errorf("%s is %s; an extension folder may hold only files and folders", name, kind(fi.Mode()))
+			return fmt.Errorf("%s is %s; an extension folder may hold only files and folders", name, confine.Kind(fi.Mode()))
 		}
 	}
 	return nil
@@ -305,7 +307,7 @@ func copyTree(ctx context.Context, src *os.Root, rel string, dst *os.Root, to st
 // copyTreeFile copies the regular file name of src to the new file to of
 // dst, opening it without blocking and refusing anything else found there.
 func copyTreeFile(ctx context.Context, src *os.Root, name string, dst *os.Root, to string, budget *copyBudget) error {
-	f, err := src.OpenFile(name, os.O_RDONLY|nonBlock, 0)
+	f, err := src.OpenFile(name, os.O_RDONLY|confine.NonBlock, 0)
 	if err != nil {
 		return err
 	}
@@ -315,7 +317,7 @@ func copyTreeFile(ctx context.Context, src *os.Root, name string, dst *os.Root, 
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is %s; an extension folder may hold only files and folders", name, kind(fi.Mode()))
+		return fmt.Errorf("%s is %s; an extension folder may hold only files and folders", name, confine.Kind(fi.Mode()))
 	}
 	if fi.Size() > budget.bytes {
 		return tooBig(fi.Size())

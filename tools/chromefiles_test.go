@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/confine"
 )
 
 func TestUploadsAreCopiedAsChecked(t *testing.T) {
@@ -79,8 +81,8 @@ func TestUnrestrictedUploadsAreReadInPlace(t *testing.T) {
 	os.Symlink(src, filepath.Join(dir, "link.txt"))
 	c := &Call{Server: &Server{paths: newPathGuard(true, nil)}} // no browser: none is needed
 	got, err := c.browserPaths(context.Background(), "filePaths", []string{filepath.Join(dir, "link.txt")})
-	if err != nil || len(got) != 1 || got[0] != resolve(src) {
-		t.Errorf("unrestricted upload paths %v, %v; want [%s]", got, err, resolve(src))
+	if err != nil || len(got) != 1 || got[0] != confine.Resolve(src) {
+		t.Errorf("unrestricted upload paths %v, %v; want [%s]", got, err, confine.Resolve(src))
 	}
 }
 
@@ -154,12 +156,12 @@ func TestExtensionFolderSwappedAfterTheCheck(t *testing.T) {
 	os.WriteFile(filepath.Join(ext, "js", "a.js"), []byte("inside"), 0o600)
 	os.WriteFile(filepath.Join(outside, "a.js"), []byte("outside"), 0o600)
 	c := confinedCall(t, root)
-	p, err := c.guard().placeFollowing(context.Background(), "path", ext, true)
+	p, err := c.guard().PlaceFollowing(context.Background(), "path", ext, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.close()
-	src, err := p.root.OpenRoot(p.rel)
+	defer p.Close()
+	src, err := p.Root().OpenRoot(p.Rel())
 	if err != nil {
 		t.Fatal(err)
 	}

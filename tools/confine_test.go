@@ -36,7 +36,7 @@ func TestDotDotAfterASymlinkIsResolvedAsTheKernelDoes(t *testing.T) {
 		root + "/link/../../x.txt",  // further up
 		root + "/./link/../x.txt/",  // a trailing slash
 	} {
-		if _, err := c.guard().check(ctx, "filePath", p); err == nil || !strings.Contains(err.Error(), "outside") {
+		if _, err := c.guard().Check(ctx, "filePath", p); err == nil || !strings.Contains(err.Error(), "outside") {
 			t.Errorf("check %s: %v, want it refused as outside the root", p, err)
 		}
 		if err := c.writeFile(ctx, "filePath", p, []byte("x")); err == nil {
@@ -48,13 +48,13 @@ func TestDotDotAfterASymlinkIsResolvedAsTheKernelDoes(t *testing.T) {
 	}
 	// Relative spellings resolve from the working directory, the same way.
 	t.Chdir(root)
-	if _, err := c.guard().check(ctx, "filePath", "link/../x.txt"); err == nil {
+	if _, err := c.guard().Check(ctx, "filePath", "link/../x.txt"); err == nil {
 		t.Error("link/../x.txt relative to the root was allowed")
 	}
-	if real, err := c.guard().check(ctx, "filePath", "a/b.txt"); err != nil || real != filepath.Join(root, "a", "b.txt") {
+	if real, err := c.guard().Check(ctx, "filePath", "a/b.txt"); err != nil || real != filepath.Join(root, "a", "b.txt") {
 		t.Errorf("a/b.txt (a does not exist yet) = %q, %v", real, err)
 	}
-	if _, err := c.guard().check(ctx, "filePath", "missing/../x.txt"); err == nil {
+	if _, err := c.guard().Check(ctx, "filePath", "missing/../x.txt"); err == nil {
 		t.Error("missing/../x.txt resolved although the kernel cannot resolve it")
 	}
 }
@@ -77,8 +77,8 @@ func TestTheRootItselfIsNoFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.close()
-	if _, err := p.parent(); err == nil {
+	defer p.Close()
+	if _, err := p.Parent(); err == nil {
 		t.Error("the root's parent was given out")
 	}
 }
@@ -96,14 +96,14 @@ func TestADirectorySwappedForASymlinkAfterTheCheckIsNotFollowedOut(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer p.close()
+	defer p.Close()
 	if err := os.Remove(sub); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(outside, sub); err != nil {
 		t.Fatal(err)
 	}
-	f, err := p.create()
+	f, err := p.Create()
 	if err == nil {
 		f.Close()
 	}
@@ -111,7 +111,7 @@ func TestADirectorySwappedForASymlinkAfterTheCheckIsNotFollowedOut(t *testing.T)
 		t.Fatalf("the delayed write went through the swapped-in symlink to %s (create: %v)", outside, err)
 	}
 	// The same for the temporary file and rename of a heap snapshot.
-	_ = p.replace(func(w io.Writer) error { _, err := w.Write([]byte("{}")); return err })
+	_ = p.Replace(func(w io.Writer) error { _, err := w.Write([]byte("{}")); return err })
 	if entries, _ := os.ReadDir(outside); len(entries) > 0 {
 		t.Fatalf("the delayed replace wrote %s into %s", entries[0].Name(), outside)
 	}

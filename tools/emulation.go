@@ -218,15 +218,15 @@ func (c *Call) downloadDir(ctx context.Context, path string) (*browser.DownloadD
 	if err != nil {
 		return nil, err
 	}
-	defer p.close()
-	if err := p.root.MkdirAll(p.rel, 0o700); err != nil {
-		return nil, fmt.Errorf("downloadPath: create %s: %w", p.path, err)
+	defer p.Close()
+	if err := p.Root().MkdirAll(p.Rel(), 0o700); err != nil {
+		return nil, fmt.Errorf("downloadPath: create %s: %w", p.Path(), err)
 	}
-	root, err := p.root.OpenRoot(p.rel)
+	root, err := p.Root().OpenRoot(p.Rel())
 	if err != nil {
-		return nil, fmt.Errorf("downloadPath: open %s: %w", p.path, err)
+		return nil, fmt.Errorf("downloadPath: open %s: %w", p.Path(), err)
 	}
-	return &browser.DownloadDir{Root: root, Path: p.path}, nil
+	return &browser.DownloadDir{Root: root, Path: p.Path()}, nil
 }
 
 // downloadNotes tells the agent about the downloads that ended since the

@@ -19,15 +19,7 @@ func (c *Call) checkNavigation(ctx context.Context, rawURL string) error {
 	if !ok {
 		return nil
 	}
-	g := c.guard()
-	if g.unrestricted {
-		return nil
-	}
-	client, _ := g.clientRoots(ctx)
-	if len(g.configured) == 0 && len(client) == 0 {
-		return nil
-	}
-	if _, _, err := g.confine(ctx, "url", path, true); err != nil {
+	if err := c.guard().CheckNavigation(ctx, path); err != nil {
 		return fmt.Errorf("navigating to %s is not allowed: %w", rawURL, err)
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/confine"
 	"github.com/devtools-mcp/devtools-mcp/internal/heapsnapshot"
 )
 
@@ -141,7 +142,7 @@ func (c *heapCache) removeLocked(key string) bool {
 // keep it until they end).
 func (c *heapCache) close(path string) bool {
 	c.mu.Lock()
-	ok := c.removeLocked(resolve(path))
+	ok := c.removeLocked(confine.Resolve(path))
 	c.mu.Unlock()
 	if ok {
 		heapsnapshot.Release()
@@ -159,12 +160,12 @@ func (c *Call) heapSnapshot(ctx context.Context, path string) (*heapsnapshot.Sna
 	if !hasHeapSnapshotExt(path) {
 		return nil, fmt.Errorf("%s must have a .heapsnapshot or .heaptimeline extension; take_heapsnapshot writes such files", path)
 	}
-	p, err := c.guard().placeFollowing(ctx, "filePath", path, true)
+	p, err := c.guard().PlaceFollowing(ctx, "filePath", path, true)
 	if err != nil {
 		return nil, err
 	}
-	f, err := p.open()
-	p.close() // the file stays open without the directory's handle
+	f, err := p.Open()
+	p.Close() // the file stays open without the directory's handle
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no heap snapshot at %s; take one with take_heapsnapshot", path)
 	}
@@ -172,7 +173,7 @@ func (c *Call) heapSnapshot(ctx context.Context, path string) (*heapsnapshot.Sna
 		return nil, err
 	}
 	defer f.Close()
-	s, evicted, err := c.Server.heaps.get(ctx, p.path, f)
+	s, evicted, err := c.Server.heaps.get(ctx, p.Path(), f)
 	for _, p := range evicted {
 		c.Resp.Linef("Note: unloaded the heap snapshot %s to keep the loaded snapshots within %s; a later call on it reads the file again.", p, byteBudget(c.Server.heaps.budget))
 	}

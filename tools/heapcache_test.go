@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/confine"
 	"github.com/devtools-mcp/devtools-mcp/internal/heapsnapshot"
 )
 
@@ -32,7 +33,7 @@ func getFile(ctx context.Context, c *heapCache, path string) (*heapsnapshot.Snap
 		return nil, nil, err
 	}
 	defer f.Close()
-	return c.get(ctx, resolve(path), f)
+	return c.get(ctx, confine.Resolve(path), f)
 }
 
 // writeFiles writes size bytes to each name in a new directory and
@@ -62,7 +63,7 @@ func TestHeapCacheEvictsLeastRecentlyUsed(t *testing.T) {
 		}
 		var want []string
 		for _, w := range wantEvicted {
-			want = append(want, resolve(p[w]))
+			want = append(want, confine.Resolve(p[w]))
 		}
 		if !slices.Equal(evicted, want) {
 			t.Errorf("get %s evicted %v, want %v", name, evicted, want)
@@ -102,7 +103,7 @@ func TestHeapCacheKeepsOneSnapshotOverBudget(t *testing.T) {
 			t.Fatalf("get %s: %v", name, err)
 		}
 	}
-	if _, ok := c.entries[resolve(p["b.heapsnapshot"])]; !ok || len(c.entries) != 1 {
+	if _, ok := c.entries[confine.Resolve(p["b.heapsnapshot"])]; !ok || len(c.entries) != 1 {
 		t.Errorf("cache holds %d entries; want only b, the one just loaded", len(c.entries))
 	}
 }
@@ -143,7 +144,7 @@ func TestHeapSnapshotEvictionIsReported(t *testing.T) {
 			t.Errorf("answer %d mentions an eviction before the cache was full:\n%s", i, a)
 		}
 	}
-	want := "Note: unloaded the heap snapshot " + resolve(paths[0]) + " to keep the loaded snapshots within "
+	want := "Note: unloaded the heap snapshot " + confine.Resolve(paths[0]) + " to keep the loaded snapshots within "
 	if !strings.Contains(answers[2], want) || !strings.Contains(answers[2], "## Heap Snapshot Data") {
 		t.Errorf("third answer does not say a.heapsnapshot was unloaded (want %q):\n%s", want, answers[2])
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/devtools-mcp/devtools-mcp/internal/audit"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/confine"
 )
 
 // lighthouseLoadTimeout bounds the reload of a navigation audit, as
@@ -154,7 +155,7 @@ func saveReports(ctx context.Context, c *Call, res *audit.Result, dir string) ([
 	if err != nil {
 		return nil, err
 	}
-	var out *place
+	var out *confine.Place
 	if dir != "" {
 		// As the reference does: outputDirPath need not exist yet
 		// (chrome-devtools lighthouse_audit 1 --outputDirPath ./out).
@@ -162,8 +163,8 @@ func saveReports(ctx context.Context, c *Call, res *audit.Result, dir string) ([
 		if err != nil {
 			return nil, err
 		}
-		defer p.close()
-		if err := p.root.MkdirAll(p.rel, 0o700); err != nil {
+		defer p.Close()
+		if err := p.Root().MkdirAll(p.Rel(), 0o700); err != nil {
 			return nil, fmt.Errorf("create %s: %w", dir, err)
 		}
 		out = p
@@ -181,11 +182,11 @@ func saveReports(ctx context.Context, c *Call, res *audit.Result, dir string) ([
 			paths = append(paths, p)
 			continue
 		}
-		file, err := out.child("report." + f.ext)
+		file, err := out.Child("report." + f.ext)
 		if err != nil {
 			return nil, err
 		}
-		if err := file.writeAll(f.data); err != nil {
+		if err := file.WriteAll(f.data); err != nil {
 			return nil, err
 		}
 		paths = append(paths, filepath.Join(dir, "report."+f.ext))

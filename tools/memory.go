@@ -70,11 +70,11 @@ func writeHeapSnapshot(ctx context.Context, c *Call, path string) (int64, error)
 	if err != nil {
 		return 0, err
 	}
-	defer dest.close()
+	defer dest.Close()
 	report := jsonrpc.ProgressFrom(ctx)
 	lastPercent := -1
 	var n int64
-	err = dest.replace(func(w io.Writer) error {
+	err = dest.Replace(func(w io.Writer) error {
 		var err error
 		n, err = c.Page.Profiler().TakeHeapSnapshot(ctx, w, func(done, total int) {
 			if total <= 0 {

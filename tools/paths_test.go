@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/confine"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
 // checkPath is a Handler with one tool, "check", that runs the path guard
 // on its "path" argument in the calling session.
-type checkPath struct{ g *pathGuard }
+type checkPath struct{ g *confine.Guard }
 
 func (checkPath) ListTools() []jsonrpc.Tool { return nil }
 
@@ -24,7 +25,7 @@ func (h checkPath) CallTool(ctx context.Context, _ string, args json.RawMessage)
 	if err := json.Unmarshal(args, &a); err != nil {
 		return nil, err
 	}
-	if _, err := h.g.check(ctx, "filePath", a.Path); err != nil {
+	if _, err := h.g.Check(ctx, "filePath", a.Path); err != nil {
 		return errorResult(err), nil
 	}
 	return &jsonrpc.CallToolResult{Content: []jsonrpc.Content{jsonrpc.TextContent("allowed")}}, nil
@@ -119,7 +120,7 @@ func (c *rootsClient) check(id int, path string) string {
 
 func TestPathsFollowEachSessionsRoots(t *testing.T) {
 	rootA, rootB := t.TempDir(), t.TempDir()
-	srv := jsonrpc.NewServer(jsonrpc.ServerInfo{Name: "paths", Version: "1"}, checkPath{&pathGuard{}})
+	srv := jsonrpc.NewServer(jsonrpc.ServerInfo{Name: "paths", Version: "1"}, checkPath{newPathGuard(false, nil)})
 	a := serveClient(t, srv, []string{rootA})
 	b := serveClient(t, srv, []string{rootB})
 	none := serveClient(t, srv, nil)
@@ -159,20 +160,6 @@ func TestPathsFollowEachSessionsRoots(t *testing.T) {
 	}
 }
 
-func TestUnrestrictedPathsNeedNoSession(t *testing.T) {
-	g := &pathGuard{unrestricted: true}
-	if _, err := g.check(context.Background(), "filePath", "/etc/hostname"); err != nil {
-		t.Fatalf("unrestricted: %v", err)
-	}
-	g = &pathGuard{}
-	if _, err := g.check(context.Background(), "filePath", "/etc/hostname"); err == nil || !strings.Contains(err.Error(), "temp directory") {
-		t.Fatalf("no session: err = %v, want the temp directory", err)
-	}
-	if _, err := g.check(context.Background(), "filePath", ""); err == nil {
-		t.Fatal("an empty path should be refused")
-	}
-}
-
 // TestFilesystemRootsCombineWithClientRoots checks --filesystemRoot: its
 // directories are allowed besides the client's roots, the temp directory
 // is then no longer allowed by default, and "/" allows every path.
@@ -184,7 +171,7 @@ func TestFilesystemRootsCombineWithClientRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := newPathGuard(false, []string{link})
-	srv := jsonrpc.NewServer(jsonrpc.ServerInfo{Name: "paths", Version: "1"}, checkPath{&g})
+	srv := jsonrpc.NewServer(jsonrpc.ServerInfo{Name: "paths", Version: "1"}, checkPath{g})
 	withRoots := serveClient(t, srv, []string{clientRoot})
 	none := serveClient(t, srv, nil)
 	inTemp := filepath.Join(os.TempDir(), "devtools-mcp-paths-test.json")
@@ -214,7 +201,7 @@ func TestFilesystemRootsCombineWithClientRoots(t *testing.T) {
 
 	for _, roots := range [][]string{{"/"}, {work, "/"}, {"/tmp/../"}} {
 		g := newPathGuard(false, roots)
-		if _, err := g.check(context.Background(), "filePath", "/etc/hostname"); err != nil {
+		if _, err := g.Check(context.Background(), "filePath", "/etc/hostname"); err != nil {
 			t.Errorf("--workspace=%q: %v, want every path allowed", roots, err)
 		}
 	}

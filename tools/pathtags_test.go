@@ -51,7 +51,7 @@ func TestEveryPathArgumentIsConfined(t *testing.T) {
 				} else {
 					raw, _ = json.Marshal(path)
 				}
-				err := s.paths.checkArgs(ctx, tool, map[string]json.RawMessage{name: raw})
+				err := checkPathArgs(ctx, s.paths, tool, map[string]json.RawMessage{name: raw})
 				switch {
 				case refused && (err == nil || !strings.Contains(err.Error(), "is outside")):
 					t.Errorf("%s %s=%s: got %v, want it refused as outside the roots", tool.Name, name, raw, err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/confine"
 	"github.com/devtools-mcp/devtools-mcp/trace"
 )
 
@@ -116,13 +117,13 @@ func performanceStartTrace(ctx context.Context, c *Call, args *performanceStartT
 	// The file is checked, and its directory held, now: the trace is
 	// written once the load settled, and the path must not lead elsewhere
 	// by then.
-	var file *place
+	var file *confine.Place
 	if args.FilePath != "" && args.AutoStop.or(true) {
 		p, err := c.place(ctx, "filePath", args.FilePath)
 		if err != nil {
 			return err
 		}
-		defer p.close()
+		defer p.Close()
 		file = p
 	}
 	tr, err := c.Page.Profiler().StartTrace(ctx, browser.TraceOptions{ScriptSources: true})
@@ -161,13 +162,13 @@ func performanceStopTrace(ctx context.Context, c *Call, args *performanceStopTra
 	if entry.running == nil {
 		return fmt.Errorf("no performance trace is running on page %d; start one with performance_start_trace", c.Page.ID)
 	}
-	var file *place
+	var file *confine.Place
 	if args.FilePath != "" {
 		p, err := c.place(ctx, "filePath", args.FilePath)
 		if err != nil {
 			return err
 		}
-		defer p.close()
+		defer p.Close()
 		file = p
 	}
 	return stopTrace(ctx, c, entry.running, file, args.FilePath)
@@ -204,7 +205,7 @@ func abandon(ctx context.Context, c *Call, tr *browser.Trace) {
 
 // stopTrace stops tr, streams the trace to the parser (and to dest, shown
 // as filePath), remembers the report and writes its summary.
-func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, dest *place, filePath string) error {
+func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, dest *confine.Place, filePath string) error {
 	defer c.sess.traces.update(c.Page, func(e *pageTrace) { e.running = nil })
 	ctx, cancel := context.WithTimeout(ctx, traceStopTimeout)
 	defer cancel()
@@ -279,8 +280,8 @@ type traceFile struct {
 	zw *gzip.Writer
 }
 
-func createTraceFile(dest *place, path string) (*traceFile, error) {
-	f, err := dest.create()
+func createTraceFile(dest *confine.Place, path string) (*traceFile, error) {
+	f, err := dest.Create()
 	if err != nil {
 		return nil, fmt.Errorf("save the trace: %w", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/confine"
 	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
@@ -480,7 +481,7 @@ type Server struct {
 	main     *session // the state of stdio and of sessions without their own browser
 	sessions sessions // the sessions with their own browser, by id
 
-	paths      pathGuard
+	paths      *confine.Guard
 	sensitive  urlpattern.List
 	heaps      *heapCache      // the heap snapshots the analysis tools loaded
 	extensions extensionCopies // the extension folders copied for browsers
@@ -553,7 +554,7 @@ func (s *Server) CallTool(ctx context.Context, name string, args json.RawMessage
 	}
 	parsed, err := t.validate(args)
 	if err == nil {
-		if err = s.paths.checkArgs(ctx, t, parsed); err != nil {
+		if err = checkPathArgs(ctx, s.paths, t, parsed); err != nil {
 			s.log.WarnContext(ctx, "refused a file path", "tool", name, "err", err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/confine"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
@@ -63,15 +64,15 @@ func screencastStart(ctx context.Context, c *Call, args *screencastStartArgs) er
 	if err != nil {
 		return err
 	}
-	defer dir.close()
+	defer dir.Close()
 	// The recorder picks the extension: the file is made in the checked
 	// directory, through its handle, so the name it makes stays there.
 	create := func(ext string) (*os.File, error) {
-		p, err := dir.child(stem + ext)
+		p, err := dir.Child(stem + ext)
 		if err != nil {
 			return nil, err
 		}
-		return p.create()
+		return p.Create()
 	}
 	rec, err := c.Page.Recorder().Start(ctx, browser.RecordOptions{FPS: o.FPS, FFmpeg: o.FFmpeg, FFmpegPath: o.FFmpegPath, Format: format, Create: create})
 	if err != nil {
@@ -95,13 +96,13 @@ func screencastStart(ctx context.Context, c *Call, args *screencastStartArgs) er
 // screencastPlace returns the directory a recording is saved in and the
 // file's name without its extension: filePath's, or a new temporary
 // directory's (tmpDir) when it is empty.
-func screencastPlace(ctx context.Context, c *Call, filePath string) (dir *place, stem, tmpDir string, err error) {
+func screencastPlace(ctx context.Context, c *Call, filePath string) (dir *confine.Place, stem, tmpDir string, err error) {
 	if filePath == "" {
 		tmpDir, err := os.MkdirTemp("", "devtools-mcp-")
 		if err != nil {
 			return nil, "", "", fmt.Errorf("create a directory for the recording: %w", err)
 		}
-		dir, err := newDirPlace(tmpDir)
+		dir, err := confine.Dir(tmpDir)
 		if err != nil {
 			os.RemoveAll(tmpDir)
 			return nil, "", "", fmt.Errorf("create a directory for the recording: %w", err)
@@ -112,13 +113,12 @@ func screencastPlace(ctx context.Context, c *Call, filePath string) (dir *place,
 	if err != nil {
 		return nil, "", "", err
 	}
-	parent, err := file.parent()
+	parent, err := file.TakeParent() // the file's place is dropped, its handle kept
 	if err != nil {
-		file.close()
+		file.Close()
 		return nil, "", "", err
 	}
-	parent.owner = true // the file's place is dropped, its handle kept
-	name := filepath.Base(file.rel)
+	name := filepath.Base(file.Rel())
 	return parent, strings.TrimSuffix(name, filepath.Ext(name)), "", nil
 }
 

@@ -1,8 +1,7 @@
-package tools
+package confine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -10,32 +9,36 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
 // rootsTimeout bounds how long a path check waits for the client's roots.
 const rootsTimeout = 5 * time.Second
 
-// pathGuard confines the files tools read and write to the directories
+// Guard confines the files tools read and write to the directories
 // configured with --filesystemRoot together with the roots of the calling
 // MCP session's client; when there are neither, to the temp directory. The
 // user lifts the restriction with --workspace=/ or --allowUnrestrictedPaths.
 // The session remembers the roots between calls and asks again when the
 // client says they changed (see jsonrpc.Session.Roots), so each client of a
-// daemon gets its own.
-type pathGuard struct {
+// daemon gets its own: ClientRoots asks it.
+type Guard struct {
 	unrestricted bool
 	configured   []string // resolved --filesystemRoot directories
+	client       ClientRoots
 }
 
-// newPathGuard returns the guard for the command line's settings: roots
-// are the --filesystemRoot directories, and "/" among them allows every
-// path.
-func newPathGuard(unrestricted bool, roots []string) pathGuard {
-	g := pathGuard{unrestricted: unrestricted}
+// ClientRoots returns the root URIs (file:///home/me/project) of the
+// client the call in ctx comes from: none, and no error, when there is no
+// such client.
+type ClientRoots func(ctx context.Context) ([]string, error)
+
+// New returns the guard for the command line's settings: roots are the
+// --filesystemRoot directories, and "/" among them allows every path.
+// client, which may be nil, gives the calling client's roots.
+func New(unrestricted bool, roots []string, client ClientRoots) *Guard {
+	g := &Guard{unrestricted: unrestricted, client: client}
 	for _, r := range roots {
-		dir := resolve(r)
+		dir := Resolve(r)
 		if dir == filepath.Dir(dir) { // a filesystem root: /, or C:\ on Windows
 			g.unrestricted = true
 		}
@@ -48,7 +51,7 @@ func newPathGuard(unrestricted bool, roots []string) pathGuard {
 // decided (for error messages). A client whose roots cannot be had (none
 // declared, none usable, or the request failed) adds none; with no
 // --filesystemRoot either, the temp directory is allowed.
-func (g *pathGuard) allowed(ctx context.Context) (dirs []string, source string) {
+func (g *Guard) allowed(ctx context.Context) (dirs []string, source string) {
 	client, clientSource := g.clientRoots(ctx)
 	switch {
 	case len(g.configured) > 0 && len(client) > 0:
@@ -58,18 +61,18 @@ func (g *pathGuard) allowed(ctx context.Context) (dirs []string, source string) 
 	case len(client) > 0:
 		return client, clientSource
 	}
-	return []string{resolve(os.TempDir())}, "the temp directory (the client shared no roots)"
+	return []string{Resolve(os.TempDir())}, "the temp directory (the client shared no roots)"
 }
 
 // clientRoots returns the calling client's roots as resolved directories,
 // none when it declares none or they cannot be had.
-func (g *pathGuard) clientRoots(ctx context.Context) (dirs []string, source string) {
-	if ss := jsonrpc.SessionFrom(ctx); ss != nil {
+func (g *Guard) clientRoots(ctx context.Context) (dirs []string, source string) {
+	if g.client != nil {
 		rctx, cancel := context.WithTimeout(ctx, rootsTimeout)
-		roots, err := ss.Roots(rctx)
+		roots, err := g.client(rctx)
 		cancel()
 		for _, r := range roots {
-			if dir, err := rootDir(r.URI); err == nil {
+			if dir, err := rootDir(r); err == nil {
 				dirs = append(dirs, dir)
 			}
 		}
@@ -86,12 +89,12 @@ func rootDir(uri string) (string, error) {
 	if err != nil || u.Scheme != "file" {
 		return "", fmt.Errorf("root %q is not a file URI", uri)
 	}
-	return resolve(u.Path), nil
+	return Resolve(u.Path), nil
 }
 
-// resolve makes path absolute, following its symlinks as the kernel does
+// Resolve makes path absolute, following its symlinks as the kernel does
 // (see resolvePath); a path that cannot be resolved is only cleaned.
-func resolve(path string) string {
+func Resolve(path string) string {
 	real, err := resolvePath(path, true)
 	if err != nil {
 		if abs, err := filepath.Abs(path); err == nil {
@@ -102,9 +105,12 @@ func resolve(path string) string {
 	return real
 }
 
-// check returns the resolved form of path, or an error naming the path, the
-// allowed directories and how to allow it.
-func (g *pathGuard) check(ctx context.Context, arg, path string) (string, error) {
+// Unrestricted reports whether every path is allowed.
+func (g *Guard) Unrestricted() bool { return g.unrestricted }
+
+// Check returns the resolved form of path, the argument arg of a call, or
+// an error naming the path, the allowed directories and how to allow it.
+func (g *Guard) Check(ctx context.Context, arg, path string) (string, error) {
 	real, _, err := g.confine(ctx, arg, path, true)
 	return real, err
 }
@@ -112,7 +118,7 @@ func (g *pathGuard) check(ctx context.Context, arg, path string) (string, error)
 // confine resolves path as the kernel will (see resolvePath) and returns
 // it with the allowed directory it lies in: the filesystem root when paths
 // are unrestricted.
-func (g *pathGuard) confine(ctx context.Context, arg, path string, followLast bool) (real, dir string, err error) {
+func (g *Guard) confine(ctx context.Context, arg, path string, followLast bool) (real, dir string, err error) {
 	if path == "" {
 		return "", "", fmt.Errorf("%s is empty; give a file path", arg)
 	}
@@ -142,35 +148,23 @@ func (g *pathGuard) confine(ctx context.Context, arg, path string, followLast bo
 		arg, path, how, source, strings.Join(dirs, ", "))
 }
 
+// CheckNavigation returns an error when path, the local file a file: URL
+// opens, lies outside the allowed directories, when there are any to speak
+// of: the --filesystemRoot directories or the calling client's roots.
+// Without either, file: URLs open anywhere, as in Chrome.
+func (g *Guard) CheckNavigation(ctx context.Context, path string) error {
+	if g.unrestricted {
+		return nil
+	}
+	client, _ := g.clientRoots(ctx)
+	if len(g.configured) == 0 && len(client) == 0 {
+		return nil
+	}
+	_, _, err := g.confine(ctx, "url", path, true)
+	return err
+}
+
 // within reports whether path is dir or lies beneath it.
 func within(path, dir string) bool {
 	return path == dir || strings.HasPrefix(path, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
-}
-
-// checkArgs checks every path argument of a tool call (its fields tagged
-// path:"") before it runs.
-func (g *pathGuard) checkArgs(ctx context.Context, t *Tool, args map[string]json.RawMessage) error {
-	for _, name := range t.paths {
-		raw, ok := args[name]
-		if !ok {
-			continue
-		}
-		var paths []string
-		if err := json.Unmarshal(raw, &paths); err != nil {
-			var one string
-			if err := json.Unmarshal(raw, &one); err != nil {
-				return fmt.Errorf("%s must be a path", name)
-			}
-			paths = []string{one}
-		}
-		for _, p := range paths {
-			if p == "" && slices.Contains(t.noPath, name) {
-				continue
-			}
-			if _, err := g.check(ctx, name, p); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
