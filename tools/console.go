@@ -87,7 +87,7 @@ func listConsoleMessages(ctx context.Context, c *Call, args *listConsoleMessages
 
 // getConsoleMessageArgs are get_console_message's arguments.
 type getConsoleMessageArgs struct {
-	MsgID float64 `json:"msgid" jsonschema:"msgid from list_console_messages."`
+	MsgID float64 `json:"msgid" bound:"id" jsonschema:"msgid from list_console_messages."`
 }
 
 // getConsoleMessage runs get_console_message.

@@ -24,8 +24,8 @@ func cssTools() []*Tool {
 // getCssStylesArgs are get_css_styles's arguments.
 type getCssStylesArgs struct {
 	UID      string `json:"uid" jsonschema:"uid of the element from the page snapshot."`
-	PageSize int    `json:"pageSize,omitempty" jsonschema:"Rules per page (default 10)."`
-	PageIdx  int    `json:"pageIdx,omitempty" jsonschema:"0-based page of rules (default 0)."`
+	PageSize int    `json:"pageSize,omitempty" bound:"page" jsonschema:"Rules per page (default 10)."`
+	PageIdx  int    `json:"pageIdx,omitempty" bound:"page" jsonschema:"0-based page of rules (default 0)."`
 }
 
 // getCssStyles runs get_css_styles.

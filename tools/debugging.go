@@ -43,7 +43,7 @@ type takeSnapshotArgs struct {
 	Verbose  bool   `json:"verbose,omitempty" jsonschema:"Keep every node, not only the interesting ones."`
 	FilePath string `json:"filePath,omitempty" path:"" jsonschema:"Save the whole snapshot to this file instead of returning it."`
 	UID      string `json:"uid,omitempty" jsonschema:"Only the subtree of this element."`
-	MaxChars int    `json:"maxChars,omitempty" jsonschema:"Cut the snapshot at a node boundary after this many characters (default 60000)."`
+	MaxChars int    `json:"maxChars,omitempty" bound:"count" jsonschema:"Cut the snapshot at a node boundary after this many characters (default 60000)."`
 }
 
 // takeSnapshot runs take_snapshot.

@@ -267,8 +267,8 @@ func byteCount(n int64) string {
 
 // resizePageArgs are resize_page's arguments.
 type resizePageArgs struct {
-	Width  int `json:"width" jsonschema:"Page width in CSS pixels."`
-	Height int `json:"height" jsonschema:"Page height in CSS pixels."`
+	Width  int `json:"width" bound:"side" jsonschema:"Page width in CSS pixels."`
+	Height int `json:"height" bound:"side" jsonschema:"Page height in CSS pixels."`
 }
 
 // resizePage runs resize_page.

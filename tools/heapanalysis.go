@@ -16,7 +16,7 @@ import (
 // getHeapsnapshotSummaryArgs are get_heapsnapshot_summary's arguments.
 type getHeapsnapshotSummaryArgs struct {
 	FilePath      string `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-	MaxNameLength int    `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	MaxNameLength int    `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut names after this many characters (default 100)."`
 }
 
 // getHeapsnapshotSummary runs get_heapsnapshot_summary.
@@ -60,7 +60,7 @@ func getHeapsnapshotSummary(ctx context.Context, c *Call, args *getHeapsnapshotS
 type getHeapsnapshotDetailsArgs struct {
 	FilePath string `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	heapFilter
-	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut class names after this many characters (default 100)."`
+	MaxNameLength int `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut class names after this many characters (default 100)."`
 	heapList
 }
 
@@ -103,9 +103,9 @@ func getHeapsnapshotDetails(ctx context.Context, c *Call, args *getHeapsnapshotD
 // getHeapsnapshotClassNodesArgs are get_heapsnapshot_class_nodes's arguments.
 type getHeapsnapshotClassNodesArgs struct {
 	FilePath string  `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-	ID       float64 `json:"id" jsonschema:"The class id, from get_heapsnapshot_details."`
+	ID       float64 `json:"id" bound:"id" jsonschema:"The class id, from get_heapsnapshot_details."`
 	heapFilter
-	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut object names (and string values) after this many characters (default 100)."`
+	MaxNameLength int `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut object names (and string values) after this many characters (default 100)."`
 	heapList
 }
 
@@ -143,7 +143,7 @@ func getHeapsnapshotClassNodes(ctx context.Context, c *Call, args *getHeapsnapsh
 // getHeapsnapshotObjectDetailsArgs are get_heapsnapshot_object_details's arguments.
 type getHeapsnapshotObjectDetailsArgs struct {
 	heapObject
-	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut the name after this many characters (default 100)."`
+	MaxNameLength int `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut the name after this many characters (default 100)."`
 }
 
 // getHeapsnapshotObjectDetails runs get_heapsnapshot_object_details.
@@ -174,7 +174,7 @@ type getHeapsnapshotEdgesArgs struct {
 	SortBy            string  `json:"sortBy,omitempty" enum:"retainedSize,selfSize,name" jsonschema:"Order of the edges (default retainedSize)."`
 	RetainedSize      string  `json:"retainedSize,omitempty" jsonschema:"Keep targets retaining at least this much, e.g. 1MB or 10KB (a range like 1MB-2MB uses its lower bound)."`
 	ExcludePrimitives optBool `json:"excludePrimitives,omitempty" jsonschema:"Leave out numbers and undefined, null, true and false (default true); strings stay."`
-	MaxNameLength     int     `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	MaxNameLength     int     `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut names after this many characters (default 100)."`
 	heapList
 }
 
@@ -202,7 +202,7 @@ func getHeapsnapshotEdges(ctx context.Context, c *Call, args *getHeapsnapshotEdg
 // getHeapsnapshotRetainersArgs are get_heapsnapshot_retainers's arguments.
 type getHeapsnapshotRetainersArgs struct {
 	heapObject
-	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	MaxNameLength int `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut names after this many characters (default 100)."`
 	heapList
 }
 
@@ -225,10 +225,10 @@ func getHeapsnapshotRetainers(ctx context.Context, c *Call, args *getHeapsnapsho
 // getHeapsnapshotRetainingPathsArgs are get_heapsnapshot_retaining_paths's arguments.
 type getHeapsnapshotRetainingPathsArgs struct {
 	heapObject
-	MaxDepth      float64 `json:"maxDepth,omitempty" jsonschema:"Longest retainer chain followed up from the object (default 30)."`
-	MaxNodes      float64 `json:"maxNodes,omitempty" jsonschema:"Most objects explored in all (default 5000)."`
-	MaxSiblings   float64 `json:"maxSiblings,omitempty" jsonschema:"Most retainers followed from one object, nearest the roots first (default 100)."`
-	MaxNameLength int     `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	MaxDepth      float64 `json:"maxDepth,omitempty" bound:"count" jsonschema:"Longest retainer chain followed up from the object (default 30)."`
+	MaxNodes      float64 `json:"maxNodes,omitempty" bound:"count" jsonschema:"Most objects explored in all (default 5000)."`
+	MaxSiblings   float64 `json:"maxSiblings,omitempty" bound:"count" jsonschema:"Most retainers followed from one object, nearest the roots first (default 100)."`
+	MaxNameLength int     `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut names after this many characters (default 100)."`
 }
 
 // getHeapsnapshotRetainingPaths runs get_heapsnapshot_retaining_paths.
@@ -285,7 +285,7 @@ func getHeapsnapshotRetainingPaths(ctx context.Context, c *Call, args *getHeapsn
 // getHeapsnapshotDominatorsArgs are get_heapsnapshot_dominators's arguments.
 type getHeapsnapshotDominatorsArgs struct {
 	heapObject
-	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	MaxNameLength int `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut names after this many characters (default 100)."`
 }
 
 // getHeapsnapshotDominators runs get_heapsnapshot_dominators.
@@ -313,7 +313,7 @@ func getHeapsnapshotDominators(ctx context.Context, c *Call, args *getHeapsnapsh
 type getHeapsnapshotDuplicateStringsArgs struct {
 	FilePath string `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	heapList
-	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut string values after this many characters (default 100)."`
+	MaxNameLength int `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut string values after this many characters (default 100)."`
 }
 
 // getHeapsnapshotDuplicateStrings runs get_heapsnapshot_duplicate_strings.
@@ -352,7 +352,7 @@ type queryHeapsnapshotObjectsArgs struct {
 	IsDetached   optBool `json:"isDetached,omitempty" jsonschema:"Keep only detached DOM nodes (true) or only objects that are not (false)."`
 	SortBy       string  `json:"sortBy,omitempty" enum:"retainedSize,selfSize,id" jsonschema:"Order of the results (default retainedSize)."`
 	heapList
-	MaxNameLength int `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	MaxNameLength int `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut names after this many characters (default 100)."`
 }
 
 // queryHeapsnapshotObjects runs query_heapsnapshot_objects.
@@ -394,7 +394,7 @@ type compareHeapsnapshotsArgs struct {
 	BaseFilePath    string   `json:"baseFilePath" path:"" jsonschema:"The earlier .heapsnapshot file."`
 	CurrentFilePath string   `json:"currentFilePath" path:"" jsonschema:"The later .heapsnapshot file."`
 	ClassIndex      optIndex `json:"classIndex,omitempty" jsonschema:"0-based index of a class in the comparison (the index column): list its new and deleted objects."`
-	MaxNameLength   int      `json:"maxNameLength,omitempty" jsonschema:"Cut class names after this many characters (default 100)."`
+	MaxNameLength   int      `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut class names after this many characters (default 100)."`
 	heapList
 }
 
@@ -486,8 +486,8 @@ func compareHeapsnapshots(ctx context.Context, c *Call, args *compareHeapsnapsho
 type analyzeHeapsnapshotContextsArgs struct {
 	FilePath        string `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
 	RetainedSize    string `json:"retainedSize,omitempty" jsonschema:"Keep contexts whose dead variables retain this much: 1MB-2MB, -1MB (at most), 1MB- or 1MB (at least)."`
-	ScopeInfoNodeID int    `json:"scopeInfoNodeId,omitempty" jsonschema:"List all contexts of one scope (its scopeInfoNodeId from a previous answer)."`
-	MaxNameLength   int    `json:"maxNameLength,omitempty" jsonschema:"Cut names after this many characters (default 100)."`
+	ScopeInfoNodeID int    `json:"scopeInfoNodeId,omitempty" bound:"id" jsonschema:"List all contexts of one scope (its scopeInfoNodeId from a previous answer)."`
+	MaxNameLength   int    `json:"maxNameLength,omitempty" bound:"count" jsonschema:"Cut names after this many characters (default 100)."`
 	heapList
 }
 

@@ -29,6 +29,7 @@ func lighthouseTools() []*Tool {
 			Name:        "lighthouse_audit",
 			Description: "Audits the page for accessibility, SEO, best practices and agentic browsing with Lighthouse's audit ids and scoring: category scores, the failing audits and the elements they flag (with snapshot uids), and JSON and HTML reports saved to disk. Performance is not included: use performance_start_trace for it.",
 			Category:    CategoryDebugging, Scope: ScopePage, Busy: browser.BusyWaits,
+			Task: navigationAudit,
 		}, lighthouseAudit),
 	}
 }
@@ -38,6 +39,16 @@ type lighthouseAuditArgs struct {
 	Mode          string `json:"mode,omitempty" enum:"navigation,snapshot" jsonschema:"navigation (default) reloads the page and audits its load; snapshot audits the page as it is now."`
 	Device        string `json:"device,omitempty" enum:"desktop,mobile" jsonschema:"Device to emulate during the audit (default desktop); restored afterwards."`
 	OutputDirPath string `json:"outputDirPath,omitempty" path:"" jsonschema:"Directory for the reports (report.json, report.html); temporary files when omitted."`
+}
+
+// navigationAudit is lighthouse_audit's Task: an audit that reloads the
+// page (the default mode) takes long whatever the page.
+func navigationAudit(args json.RawMessage) bool {
+	var a struct {
+		Mode string `json:"mode"`
+	}
+	_ = json.Unmarshal(args, &a)
+	return a.Mode != "snapshot"
 }
 
 // lighthouseAudit runs lighthouse_audit.

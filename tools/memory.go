@@ -22,8 +22,8 @@ const (
 
 // heapList are the pagination arguments of the analysis tools.
 type heapList struct {
-	PageIdx  int `json:"pageIdx,omitempty" jsonschema:"0-based page number."`
-	PageSize int `json:"pageSize,omitempty" jsonschema:"Items per page (default 50)."`
+	PageIdx  int `json:"pageIdx,omitempty" bound:"page" jsonschema:"0-based page number."`
+	PageSize int `json:"pageSize,omitempty" bound:"page" jsonschema:"Items per page (default 50)."`
 }
 
 func (l heapList) page() pageArgs {
@@ -34,7 +34,7 @@ func (l heapList) page() pageArgs {
 // embedded in their arguments.
 type heapFilter struct {
 	FilterName string  `json:"filterName,omitempty" enum:"objectsRetainedByDetachedDomNodes,objectsRetainedByConsole,objectsRetainedByEventHandlers,objectsRetainedByContexts,sharedNativeContext,noNativeContext,attributedToSpecificNativeContext" jsonschema:"Keep only objects retained for one reason: by detached DOM nodes, by the DevTools console, by event listeners, by closure contexts; or by native context (JavaScript realm): shared by several, reached by none, or attributed to the one in objectId."`
-	ObjectID   float64 `json:"objectId,omitempty" jsonschema:"For attributedToSpecificNativeContext: the id of the native context (see get_heapsnapshot_summary)."`
+	ObjectID   float64 `json:"objectId,omitempty" bound:"id" jsonschema:"For attributedToSpecificNativeContext: the id of the native context (see get_heapsnapshot_summary)."`
 }
 
 // resolve turns the arguments into a heapsnapshot.Filter.
@@ -99,6 +99,7 @@ func memoryTools() []*Tool {
 			Name:        "take_heapsnapshot",
 			Description: "Takes a heap snapshot of the page's JavaScript heap (after a garbage collection) and saves it to a .heapsnapshot file, to find memory leaks: take one before and one after the suspect action and compare them. Opens in Chrome DevTools' Memory panel too.",
 			Category:    CategoryMemory, Scope: ScopePage, Busy: browser.BusyWaits,
+			Task: alwaysTask,
 		}, takeHeapsnapshot),
 		define(Tool{
 			Name:        "get_heapsnapshot_summary",
@@ -205,7 +206,7 @@ func closeHeapsnapshot(ctx context.Context, c *Call, args *closeHeapsnapshotArgs
 // heapObject are the arguments naming one object of a heap snapshot file.
 type heapObject struct {
 	FilePath string  `json:"filePath" path:"" jsonschema:"Path of a .heapsnapshot file (see take_heapsnapshot)."`
-	NodeID   float64 `json:"nodeId" jsonschema:"The object's id (@id in other answers)."`
+	NodeID   float64 `json:"nodeId" bound:"id" jsonschema:"The object's id (@id in other answers)."`
 }
 
 // load loads the snapshot and finds the object.

@@ -141,7 +141,7 @@ func listPages(ctx context.Context, c *Call, _ *noArgs) error {
 
 // selectPageArgs are select_page's arguments.
 type selectPageArgs struct {
-	PageID       float64 `json:"pageId" jsonschema:"The page to select (see list_pages)."`
+	PageID       float64 `json:"pageId" bound:"pageId" jsonschema:"The page to select (see list_pages)."`
 	BringToFront bool    `json:"bringToFront,omitempty" jsonschema:"Also focus the page and bring it to the top."`
 }
 
@@ -162,7 +162,7 @@ func selectPage(ctx context.Context, c *Call, args *selectPageArgs) error {
 
 // closePageArgs are close_page's arguments.
 type closePageArgs struct {
-	PageID float64 `json:"pageId" jsonschema:"The page to close (see list_pages)."`
+	PageID float64 `json:"pageId" bound:"pageId" jsonschema:"The page to close (see list_pages)."`
 }
 
 // closePage runs close_page.
@@ -238,7 +238,7 @@ type newPageArgs struct {
 	URL             string `json:"url" jsonschema:"URL to load in the new page."`
 	Background      bool   `json:"background,omitempty" jsonschema:"Open without bringing it to the front."`
 	IsolatedContext string `json:"isolatedContext,omitempty" jsonschema:"Name of an isolated browser context: pages with the same name share cookies and storage, different names share nothing."`
-	Timeout         int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
+	Timeout         int    `json:"timeout,omitempty" bound:"timeout" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
 }
 
 // newPage runs new_page.
@@ -272,7 +272,7 @@ type navigatePageArgs struct {
 	IgnoreCache        bool   `json:"ignoreCache,omitempty" jsonschema:"Reload without the HTTP cache."`
 	HandleBeforeUnload string `json:"handleBeforeUnload,omitempty" enum:"accept,dismiss" jsonschema:"Answer to a 'leave site?' dialog; default accept."`
 	InitScript         string `json:"initScript,omitempty" jsonschema:"JavaScript run before any page script, for the next document only."`
-	Timeout            int    `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
+	Timeout            int    `json:"timeout,omitempty" bound:"timeout" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
 }
 
 // navigatePage runs navigate_page.
@@ -334,7 +334,7 @@ func navigationFailure(typ string, err error) string {
 // waitForArgs are wait_for's arguments.
 type waitForArgs struct {
 	Text    []string `json:"text" jsonschema:"Texts to wait for; resolves when any one appears."`
-	Timeout int      `json:"timeout,omitempty" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
+	Timeout int      `json:"timeout,omitempty" bound:"timeout" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000, longer when throttled."`
 }
 
 // waitFor runs wait_for.

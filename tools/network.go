@@ -66,7 +66,7 @@ func listNetworkRequests(ctx context.Context, c *Call, args *listNetworkRequests
 
 // getNetworkRequestArgs are get_network_request's arguments.
 type getNetworkRequestArgs struct {
-	ReqID            float64 `json:"reqid,omitempty" jsonschema:"reqid from list_network_requests; omitted: the latest document request."`
+	ReqID            float64 `json:"reqid,omitempty" bound:"id" jsonschema:"reqid from list_network_requests; omitted: the latest document request."`
 	RequestFilePath  string  `json:"requestFilePath,omitempty" path:"" jsonschema:"Save the request body to this file instead of showing it."`
 	ResponseFilePath string  `json:"responseFilePath,omitempty" path:"" jsonschema:"Save the response body to this file instead of showing it."`
 }

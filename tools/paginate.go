@@ -41,6 +41,6 @@ func paginate[T any](c *Call, items []T, p pageArgs) ([]T, error) {
 
 // pageArgs are the pagination arguments list tools take.
 type pageArgs struct {
-	PageSize int `json:"pageSize,omitempty" jsonschema:"Items per page (default: all, or 20 when pageIdx is given)."`
-	PageIdx  int `json:"pageIdx,omitempty" jsonschema:"0-based page number."`
+	PageSize int `json:"pageSize,omitempty" bound:"page" jsonschema:"Items per page (default: all, or 20 when pageIdx is given)."`
+	PageIdx  int `json:"pageIdx,omitempty" bound:"page" jsonschema:"0-based page number."`
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -83,6 +84,7 @@ func performanceTools() []*Tool {
 			Name:        "performance_start_trace",
 			Description: "Records a performance trace of the page (Core Web Vitals: LCP, CLS, INP, and what slows them). By default it reloads the page, stops once the load settled and answers with the summary.",
 			Category:    CategoryPerformance, Scope: ScopePage, Busy: browser.BusyWaits,
+			Task: tracesALoad,
 		}, performanceStartTrace),
 		define(Tool{
 			Name:        "performance_stop_trace",
@@ -103,6 +105,16 @@ type performanceStartTraceArgs struct {
 	AutoStop    optBool `json:"autoStop,omitempty" jsonschema:"Stop once the load settled and return the summary (default true); false: stop with performance_stop_trace."`
 	IgnoreCache bool    `json:"ignoreCache,omitempty" jsonschema:"Reload bypassing the HTTP cache, as a first visit."`
 	FilePath    string  `json:"filePath,omitempty" path:"" jsonschema:"With autoStop: save the raw trace here (.json.gz compressed, .json plain)."`
+}
+
+// tracesALoad is performance_start_trace's Task: a trace that stops by
+// itself (the default) records a whole load.
+func tracesALoad(args json.RawMessage) bool {
+	var a struct {
+		AutoStop *bool `json:"autoStop"`
+	}
+	_ = json.Unmarshal(args, &a)
+	return a.AutoStop == nil || *a.AutoStop
 }
 
 // performanceStartTrace runs performance_start_trace.

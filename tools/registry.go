@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -74,10 +73,17 @@ type Tool struct {
 	// its JavaScript never yields: by default it ends, saying the page is
 	// busy (see browser.Page.Watch).
 	Busy browser.BusyPolicy
+	// Task says, given a call's arguments, whether the call may run as an
+	// MCP task (the 2026-07-28 tasks extension, for clients that declare
+	// it): the calls that take long whatever the page. Nil for never. A
+	// guarded tool cannot have one: a task must not wait for the user's
+	// confirmation on the way.
+	Task func(args json.RawMessage) bool
 
-	args     reflect.Type // the handler's argument struct
-	paths    []string     // arguments tagged path:"", confined before the tool runs
-	noPath   []string     // of paths, those tagged path:"empty", where "" means none
+	args     reflect.Type     // the handler's argument struct
+	paths    []string         // arguments tagged path:"", confined before the tool runs
+	noPath   []string         // of paths, those tagged path:"empty", where "" means none
+	bounds   map[string]bound // the numeric arguments' bound:"" tags, by name
 	schema   json.RawMessage
 	inSchema *jsonschema.Schema // what schema encodes, for withoutArgs
 	props    map[string]*jsonschema.Resolved
@@ -116,16 +122,21 @@ func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) e
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", t.Name, err)) // a programming error, caught by any test
 	}
+	if t.Guarded && t.Task != nil {
+		panic(fmt.Sprintf("tool %s: a guarded tool cannot run as a task", t.Name)) // a programming error, caught by any test
+	}
 	t.args = reflect.TypeFor[P]()
 	applyEnums(s, t.args)
 	t.paths = pathArgs(t.Name, t.args)
 	t.noPath = emptyPathArgs(t.args)
+	t.bounds = boundArgs(t.Name, t.args)
 	if t.Scope == ScopePage {
 		if s.Properties == nil {
 			s.Properties = map[string]*jsonschema.Schema{}
 		}
 		s.Properties["pageId"] = &jsonschema.Schema{Type: "number", Description: "Page id (list_pages); default: the selected page."}
 		s.PropertyOrder = append([]string{"pageId"}, s.PropertyOrder...)
+		t.bounds["pageId"] = boundPageID
 	}
 	clientSafe(t.Name, s)
 	raw, err := json.Marshal(s)
@@ -184,140 +195,6 @@ func (t *Tool) withoutArgs(names ...string) *Tool {
 // noArgs are the arguments of a tool that takes none.
 type noArgs struct{}
 
-// optBool is a boolean argument whose default is true, so "not given" must
-// be told apart from false.
-type optBool struct{ set, value bool }
-
-// UnmarshalJSON records that the argument was given.
-func (b *optBool) UnmarshalJSON(data []byte) error {
-	b.set = true
-	return json.Unmarshal(data, &b.value)
-}
-
-// or returns the value, or def when the argument was not given.
-func (b optBool) or(def bool) bool {
-	if b.set {
-		return b.value
-	}
-	return def
-}
-
-// applyEnums copies `enum:"a,b"` struct tags of t, and of the structs it
-// embeds, into the schema s.
-func applyEnums(s *jsonschema.Schema, t reflect.Type) {
-	for f := range t.Fields() {
-		if f.Anonymous && f.Type.Kind() == reflect.Struct {
-			applyEnums(s, f.Type)
-			continue
-		}
-		tag := f.Tag.Get("enum")
-		if tag == "" {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		ps := s.Properties[name]
-		if ps.Items != nil {
-			ps = ps.Items
-		}
-		for v := range strings.SplitSeq(tag, ",") {
-			ps.Enum = append(ps.Enum, v)
-		}
-	}
-}
-
-// pathArgs returns the JSON names of the fields of t, and of the structs
-// it embeds, that carry a `path:""` tag. Such a field must be a string or
-// a []string: the confinement reads nothing else.
-func pathArgs(tool string, t reflect.Type) []string {
-	var names []string
-	for f := range t.Fields() {
-		if f.Anonymous && f.Type.Kind() == reflect.Struct {
-			names = append(names, pathArgs(tool, f.Type)...)
-			continue
-		}
-		if _, ok := f.Tag.Lookup("path"); !ok {
-			continue
-		}
-		if k := f.Type.Kind(); k != reflect.String && (k != reflect.Slice || f.Type.Elem().Kind() != reflect.String) {
-			panic(fmt.Sprintf("tool %s: path argument %s is a %s; use string or []string", tool, f.Name, f.Type)) // a programming error, caught by any test
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		names = append(names, name)
-	}
-	return names
-}
-
-// emptyPathArgs returns the JSON names of the path arguments tagged
-// path:"empty": for them "" is no path but a value of its own (none, off),
-// which the confinement lets through.
-func emptyPathArgs(t reflect.Type) []string {
-	var names []string
-	for f := range t.Fields() {
-		if f.Anonymous && f.Type.Kind() == reflect.Struct {
-			names = append(names, emptyPathArgs(f.Type)...)
-		} else if f.Tag.Get("path") == "empty" {
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			names = append(names, name)
-		}
-	}
-	return names
-}
-
-// Bounds of numeric arguments (see checkRange).
-const (
-	maxExact = 1<<53 - 1 // the largest whole number a JSON client keeps exact
-	maxCount = 1<<31 - 1 // counts, lengths and page numbers
-	maxSide  = 10000     // a page's width or height in CSS pixels, as --viewport
-)
-
-// checkRange applies the limits every tool shares to its numeric
-// arguments, so that no number reaches Chrome or an int conversion out of
-// range (1e100 as an id, 2147483647 as a window width): timeouts, page
-// sizes, counts, ids, and every other number within ±2^53.
-func checkRange(name string, val any) error {
-	n, ok := val.(float64)
-	if !ok {
-		return nil
-	}
-	if math.IsNaN(n) || math.IsInf(n, 0) {
-		return fmt.Errorf("argument %q is %v; give a finite number", name, n)
-	}
-	lower := strings.ToLower(name)
-	switch {
-	case name == "timeout":
-		if n < 0 || n > float64(maxTimeout.Milliseconds()) {
-			return fmt.Errorf("argument \"timeout\" is %v; give milliseconds from 1 to %d, or 0 for the default", n, maxTimeout.Milliseconds())
-		}
-	case name == "pageSize" || name == "pageIdx":
-		if n < 0 {
-			return fmt.Errorf("argument %q is %v; it must be 0 or more (pageIdx counts from 0)", name, n)
-		}
-		if n > maxCount {
-			return fmt.Errorf("argument %q is %v; give a whole number from 0 to %d", name, n, maxCount)
-		}
-	case name == "width" || name == "height":
-		if n < 1 || n > maxSide {
-			return fmt.Errorf("argument %q is %v; give CSS pixels from 1 to %d", name, n, maxSide)
-		}
-	case strings.HasPrefix(name, "max"):
-		if n < 0 || n > maxCount {
-			return fmt.Errorf("argument %q is %v; give a whole number from 0 to %d", name, n, maxCount)
-		}
-	case strings.HasSuffix(lower, "id"):
-		if name == "pageId" && (n < 0 || n > maxExact || n != math.Trunc(n)) {
-			return fmt.Errorf("pageId must be a whole number from list_pages, got %v", n)
-		}
-		if n < 0 || n > maxExact || n != math.Trunc(n) {
-			return fmt.Errorf("argument %q is %v; give a whole number from 0 to %d, an id from an earlier answer", name, n, int64(maxExact))
-		}
-	default:
-		if math.Abs(n) > maxExact {
-			return fmt.Errorf("argument %q is %v; give a number from %d to %d", name, n, -int64(maxExact), int64(maxExact))
-		}
-	}
-	return nil
-}
-
 var validatingPrefix = regexp.MustCompile(`^(validating [^:]*: )+`)
 
 // validate checks args against the tool's schema property by property, so
@@ -344,7 +221,7 @@ func (t *Tool) validate(raw json.RawMessage) (map[string]json.RawMessage, error)
 		if err := r.Validate(val); err != nil {
 			return nil, fmt.Errorf("argument %q: %s", name, validatingPrefix.ReplaceAllString(err.Error(), ""))
 		}
-		if err := checkRange(name, val); err != nil {
+		if err := checkRange(name, t.bounds[name], val); err != nil {
 			return nil, err
 		}
 	}
@@ -711,27 +588,12 @@ func errorResult(err error) *jsonrpc.CallToolResult {
 	return &jsonrpc.CallToolResult{IsError: true, Content: []jsonrpc.Content{jsonrpc.TextContent(err.Error())}}
 }
 
-// RunsAsTask reports whether a tool call may run as an MCP task (the
-// 2026-07-28 tasks extension, for clients that declare it): the calls
-// that take long whatever the page, a navigation-mode Lighthouse audit, a
-// trace that records a load, a heap snapshot. None of them is guarded, so
-// none needs the user's confirmation on the way.
+// RunsAsTask reports whether a tool call may run as an MCP task: what
+// the tool's Task says of its arguments.
 func (s *Server) RunsAsTask(name string, args json.RawMessage) bool {
-	var a struct {
-		Mode     string `json:"mode"`
-		AutoStop *bool  `json:"autoStop"`
-	}
-	_ = json.Unmarshal(args, &a)
-	if t := s.byName[name]; t == nil || t.Guarded {
-		return false
-	}
-	switch name {
-	case "lighthouse_audit":
-		return a.Mode != "snapshot"
-	case "performance_start_trace":
-		return a.AutoStop == nil || *a.AutoStop
-	case "take_heapsnapshot":
-		return true
-	}
-	return false
+	t := s.byName[name]
+	return t != nil && t.Task != nil && t.Task(args)
 }
+
+// alwaysTask is the Task of a tool whose every call may run as one.
+func alwaysTask(json.RawMessage) bool { return true }

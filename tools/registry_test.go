@@ -64,3 +64,33 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+// TestRunsAsTask checks that the calls declared to run as tasks are the
+// long ones, by their arguments, and that no other call is.
+func TestRunsAsTask(t *testing.T) {
+	s := NewServer(Options{Conditions: map[Condition]bool{ConditionMemoryDebugging: true}}, nil, nil)
+	for _, c := range []struct {
+		tool, args string
+		want       bool
+	}{
+		{"lighthouse_audit", `{}`, true},
+		{"lighthouse_audit", `{"mode":"navigation"}`, true},
+		{"lighthouse_audit", `{"mode":"snapshot"}`, false},
+		{"performance_start_trace", `{}`, true},
+		{"performance_start_trace", `{"autoStop":null}`, true},
+		{"performance_start_trace", `{"autoStop":false}`, false},
+		{"take_heapsnapshot", `{}`, true},
+		{"performance_stop_trace", `{}`, false},
+		{"click", `{"uid":"1_1"}`, false},
+		{"no_such_tool", `{}`, false},
+	} {
+		if got := s.RunsAsTask(c.tool, json.RawMessage(c.args)); got != c.want {
+			t.Errorf("RunsAsTask(%s, %s) = %v, want %v", c.tool, c.args, got, c.want)
+		}
+	}
+	for _, tool := range all() {
+		if tool.Guarded && tool.Task != nil {
+			t.Errorf("tool %s is guarded and runs as a task", tool.Name)
+		}
+	}
+}
