@@ -373,12 +373,12 @@ func (e waitTimeoutError) Error() string {
 
 // guardUserTab keeps one of the user's tabs from being closed or led away
 // by a tool that changes it (a Guarded one: scripts, clicks, keys), until
-// *unlock, which runs once the answer is rendered, and a grace period
+// the call's cleanups run, once the answer is rendered, and a grace period
 // after (see browser.Page.GuardLeaving). navigate_page and navigate are
 // not Guarded: they refuse leading a user's tab away themselves. A tool
 // that answers an open dialog cannot arm it (the page waits for the
 // answer): handle_dialog refuses accepting a "leave site?" one instead.
-func guardUserTab(ctx context.Context, c *Call, t *Tool, unlock *func()) error {
+func guardUserTab(ctx context.Context, c *Call, t *Tool) error {
 	if !t.Guarded || !userTab(c, c.Page) || c.Page.Dialog() != nil {
 		return nil
 	}
@@ -386,11 +386,7 @@ func guardUserTab(ctx context.Context, c *Call, t *Tool, unlock *func()) error {
 	if err != nil {
 		return err
 	}
-	rest := *unlock
-	*unlock = func() {
-		stop()
-		rest()
-	}
+	c.cleanup.add(stop)
 	return nil
 }
 

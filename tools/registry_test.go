@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -92,5 +93,22 @@ func TestRunsAsTask(t *testing.T) {
 		if tool.Guarded && tool.Task != nil {
 			t.Errorf("tool %s is guarded and runs as a task", tool.Name)
 		}
+	}
+}
+
+// TestCleanupsRunLastFirst checks that a call's undo steps run in the
+// reverse of the order they were added (the user-tab guard lifted before
+// the watch ends, the watch ended before the page's lock is released),
+// once.
+func TestCleanupsRunLastFirst(t *testing.T) {
+	var got []string
+	var c cleanups
+	for _, step := range []string{"release", "stop watch", "lift guard"} {
+		c.add(func() { got = append(got, step) })
+	}
+	c.run()
+	c.run()
+	if want := []string{"lift guard", "stop watch", "release"}; !slices.Equal(got, want) {
+		t.Errorf("cleanups ran %q, want %q", got, want)
 	}
 }
