@@ -1,11 +1,15 @@
 package cdp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"runtime"
 	"slices"
+	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // RawEvent is one CDP event as a Subscription delivers it, its params not
@@ -41,6 +45,11 @@ func methodsOf(events []EventType) []string {
 // subscription was closed before it caught up.
 var ErrSubscriptionClosed = errors.New("cdp: subscription closed")
 
+// ErrSyncFromSubscriber is returned by Subscription.Sync when it is called
+// from the subscription's own function (SubscribeFunc), which would wait
+// for itself forever. It is a programming error: the caller should panic.
+var ErrSyncFromSubscriber = errors.New("cdp: Sync called from the subscription's own function, which would wait for itself")
+
 // Subscription receives the events of some methods in one or more sessions.
 // The reader goroutine only appends each event to the subscription's own
 // unbounded queue; a goroutine of the subscription delivers them from there,
@@ -60,6 +69,9 @@ type Subscription struct {
 	stop    chan struct{}
 	done    chan struct{}
 	stopped sync.Once
+	// goroutine is the id of the goroutine that runs fn (SubscribeFunc),
+	// 0 until it started: Sync refuses to wait when called on it.
+	goroutine atomic.Uint64
 
 	mu        sync.Mutex
 	sessions  []string      // the sessions it is registered for
@@ -190,7 +202,8 @@ func (s *Subscription) Close() {
 // subscriptions counts once it is queued for all of them, so a caller that
 // received an event from one subscription can Sync another and know that
 // the event was handled there too. It must not be called by the subscriber
-// itself (the goroutine reading Events or running the function).
+// itself (the goroutine reading Events or running the function): from the
+// function, it returns ErrSyncFromSubscriber instead of waiting forever.
 func (s *Subscription) Sync(ctx context.Context) error {
 	s.conn.fanout.Lock()
 	s.mu.Lock()
@@ -208,6 +221,9 @@ func (s *Subscription) Sync(ctx context.Context) error {
 		}
 		progress := s.progress
 		s.mu.Unlock()
+		if id := s.goroutine.Load(); id != 0 && id == goroutineID() {
+			return ErrSyncFromSubscriber
+		}
 		select {
 		case <-progress:
 		case <-s.done:
@@ -262,6 +278,9 @@ func (s *Subscription) signal() {
 // Close, or until the connection died and the queue is empty.
 func (s *Subscription) run() {
 	defer close(s.done)
+	if s.fn != nil {
+		s.goroutine.Store(goroutineID())
+	}
 	if s.events != nil {
 		defer close(s.events)
 	}
@@ -324,4 +343,19 @@ func (s *Session) Subscribe(events ...EventType) *Subscription {
 // SubscribeFunc is Conn.SubscribeFunc for this session's events.
 func (s *Session) SubscribeFunc(fn func(RawEvent), events ...EventType) *Subscription {
 	return s.Conn.SubscribeFunc(s.ID, fn, events...)
+}
+
+// goroutineID returns the id of the calling goroutine, from the first line
+// of its stack trace ("goroutine 18 [running]:"). Go keeps goroutines
+// anonymous on purpose; Sync needs the id only to turn a self-deadlock,
+// a programming error, into an error.
+func goroutineID() uint64 {
+	var buf [64]byte
+	line := buf[:runtime.Stack(buf[:], false)]
+	line = bytes.TrimPrefix(line, []byte("goroutine "))
+	if i := bytes.IndexByte(line, ' '); i > 0 {
+		line = line[:i]
+	}
+	id, _ := strconv.ParseUint(string(line), 10, 64)
+	return id
 }

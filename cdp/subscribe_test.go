@@ -329,3 +329,32 @@ func TestSyncCoversAnEventOtherSubscriptionsGot(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncFromTheSubscriberIsRefused checks that the function of a
+// subscription calling its own Sync, which would wait for itself, gets
+// ErrSyncFromSubscriber at once instead of hanging.
+func TestSyncFromTheSubscriberIsRefused(t *testing.T) {
+	c, p := newTestConn(t)
+	got := make(chan error, 1)
+	var sub *Subscription
+	ready := make(chan struct{})
+	sub = c.SubscribeFunc("S1", func(RawEvent) {
+		<-ready
+		got <- sub.Sync(t.Context())
+	}, Event[json.RawMessage]{"E.a"})
+	defer sub.Close()
+	close(ready)
+	p.event(t, "S1", "E.a", `{}`)
+	select {
+	case err := <-got:
+		if !errors.Is(err, ErrSyncFromSubscriber) {
+			t.Fatalf("Sync from the subscriber = %v, want ErrSyncFromSubscriber", err)
+		}
+	case <-time.After(testGuard):
+		t.Fatal("Sync from the subscriber hung")
+	}
+	// Another goroutine's Sync still waits and returns.
+	if err := sub.Sync(t.Context()); err != nil {
+		t.Fatalf("Sync from outside = %v", err)
+	}
+}

@@ -162,7 +162,7 @@ func (s *Server) hold(ctx context.Context, t *Tool, c *Call, args map[string]jso
 		return ctx, err
 	}
 	if !t.AllowCrashed {
-		if err := p.Usable(); err != nil {
+		if err := p.State().Usable(); err != nil {
 			return ctx, err
 		}
 	}

@@ -190,7 +190,7 @@ func closePage(ctx context.Context, c *Call, args *closePageArgs) error {
 // did not open and may not close or lead away (--allowCloseUserTabs lifts
 // it).
 func userTab(c *Call, p *browser.Page) bool {
-	return c.attached() && !p.Owned() && !c.Server.opts.Guard.CloseUserTabs
+	return c.attached() && !p.State().Owned && !c.Server.opts.Guard.CloseUserTabs
 }
 
 // leavesUserTab refuses a navigation that takes one of the user's tabs away

@@ -53,7 +53,7 @@ func (s *traceStore) get(p *browser.Page) (entry *pageTrace, busy *browser.Page)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for q, e := range s.pages {
-		if q.Usable() != nil && q.Crashed() == "" { // closed
+		if st := q.State(); st.Closed && st.Crashed == "" { // closed, not crashed
 			delete(s.pages, q)
 			continue
 		}

@@ -187,7 +187,8 @@ func writeSnapshot(ctx context.Context, c *Call, b *strings.Builder, req *snapsh
 func writePages(b *strings.Builder, br *browser.Browser, attached bool) {
 	selected := br.Selected()
 	for _, p := range br.Pages() {
-		info := p.Info()
+		st := p.State()
+		info := st.Info
 		fmt.Fprintf(b, "%d: ", p.ID)
 		// Chrome titles an untitled page with its URL; show that once.
 		if title := info.Title; title == "" || strings.HasSuffix(info.URL, title) {
@@ -201,13 +202,13 @@ func writePages(b *strings.Builder, br *browser.Browser, attached bool) {
 		if p == selected {
 			b.WriteString(" [selected]")
 		}
-		if attached && p.Owned() {
+		if attached && st.Owned {
 			b.WriteString(" [opened by agent]")
 		}
 		if name := br.ContextName(p); name != "" {
 			b.WriteString(" isolatedContext=" + name)
 		}
-		if status := p.Crashed(); status != "" {
+		if status := st.Crashed; status != "" {
 			fmt.Fprintf(b, " [crashed: %s]", status)
 		}
 		b.WriteByte('\n')

@@ -373,7 +373,7 @@ func writePageTools(ctx context.Context, b *strings.Builder, c *Call) {
 	if p == nil {
 		p = c.Browser.Selected()
 	}
-	if p == nil || p.Usable() != nil || p.Dialog() != nil {
+	if p == nil || p.State().Usable() != nil || p.Dialog() != nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, pageToolsWait)

@@ -27,7 +27,8 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	if err != nil {
 		return nil, err
 	}
-	in := &audit.Input{Mode: mode, Device: device, URL: p.Info().URL, FinalURL: p.Info().URL}
+	url := p.Info().URL
+	in := &audit.Input{Mode: mode, Device: device, URL: url, FinalURL: url}
 	snap, err := cdp.DOMSnapshotCaptureSnapshot.Call(ctx, s, cdp.CaptureSnapshotParams{ComputedStyles: auditStyles})
 	if err != nil {
 		return nil, fmt.Errorf("audit: DOM snapshot: %w", err)

@@ -377,9 +377,20 @@ func (b *Browser) startWebDriver(ctx context.Context) error {
 
 // synced waits until the target events received so far are handled, so
 // that the page list reflects them. It gives up when the browser closes.
+// Called from the target events' handler, which would wait for itself, it
+// panics: the handler reads the unsynced state (Page.state) instead.
 func (b *Browser) synced() {
 	if b.targets != nil {
-		_ = b.targets.Sync(b.bg.ctx) // fails only when the browser is gone
+		mustSync(b.targets.Sync(b.bg.ctx)) // fails only when the browser is gone
+	}
+}
+
+// mustSync panics when err says a subscription's handler waited for
+// itself, a deadlock made loud; other errors (the browser or page gone)
+// leave the state as it is, final.
+func mustSync(err error) {
+	if errors.Is(err, cdp.ErrSyncFromSubscriber) {
+		panic("browser: " + err.Error() + "; read the unsynced state from event handlers")
 	}
 }
 
@@ -453,7 +464,7 @@ func (b *Browser) addPage(info cdp.TargetInfo) {
 		return
 	}
 	p := newPage(b, b.newPageID(), info)
-	if opener := b.pages[info.OpenerID]; opener != nil && opener.isOwned() {
+	if opener := b.pages[info.OpenerID]; opener != nil && opener.state().Owned {
 		p.owned = true
 	}
 	b.pages[info.TargetID] = p

@@ -201,7 +201,7 @@ func (p *Page) unanswering(ctx context.Context, s *cdp.Session) bool {
 // started from a timer) with nobody watching. A page that answers costs
 // one round trip.
 func (p *Page) stopIfBusy(ctx context.Context, s *cdp.Session) {
-	if p.Crashed() != "" {
+	if p.State().Crashed != "" {
 		return // no renderer, no script; the probe would wait in vain
 	}
 	if p.unanswering(ctx, s) {

@@ -267,7 +267,7 @@ func (b *Browser) downloadBegins(e cdp.DownloadWillBeginEvent) {
 	}
 	// A download of a user's tab is the user's business: the agent is not
 	// told of it.
-	if p != nil && (p.isOwned() || !b.usersContext("")) {
+	if p != nil && (p.state().Owned || !b.usersContext("")) {
 		b.dl.done = append(b.dl.done, Download{PageID: p.ID, Suggested: e.SuggestedFilename,
 			Err: errors.New("downloads are off for this page; emulate with downloadPath turns them on")})
 	}

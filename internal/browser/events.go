@@ -63,10 +63,10 @@ func (ss pageSessions) stopFollowing() {
 
 // synced waits until the page's subscriptions have handled the events
 // received so far, so that its state (dialog, console, requests, frames)
-// reflects them. It must not be called from onEvent.
+// reflects them. Called from onEvent, it panics (see mustSync).
 func (ss pageSessions) synced() {
 	for _, sub := range ss.page.events.following() {
-		_ = sub.Sync(ss.page.browser.bg.ctx) // fails only when the page or browser is gone
+		mustSync(sub.Sync(ss.page.browser.bg.ctx)) // fails only when the page or browser is gone
 	}
 }
 

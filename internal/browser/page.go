@@ -58,22 +58,6 @@ func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {
 	return p
 }
 
-// Info returns the latest target info (title, URL, ...), as of every
-// target event received so far: after a navigation, it names the new URL.
-func (p *Page) Info() cdp.TargetInfo {
-	p.browser.synced()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.info
-}
-
-// Owned reports whether the agent opened this page (with new_page, or as a
-// popup of a page it opened), as opposed to a tab of the user's.
-func (p *Page) Owned() bool {
-	p.browser.synced()
-	return p.isOwned()
-}
-
 // Blank reports whether the page shows nothing and has nothing behind
 // it: its URL is about:blank or a new-tab page, and its session history
 // holds that one entry. Leading such a tab away loses the user nothing, and
@@ -98,46 +82,6 @@ func (p *Page) Blank(ctx context.Context) (bool, error) {
 	return len(h.Entries) <= 1, nil
 }
 
-// Adopt makes a tab of the user's the agent's, as if new_page had opened
-// it. Callers adopt a Blank tab once the agent's navigation reached it.
-func (p *Page) Adopt() {
-	p.browser.synced()
-	p.mu.Lock()
-	p.owned = true
-	p.mu.Unlock()
-}
-
-// isOwned is Owned for the target events' handler, which cannot wait for
-// itself.
-func (p *Page) isOwned() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.owned
-}
-
-// Crashed returns the crash status when the renderer crashed, else "", as
-// of every target event received so far.
-func (p *Page) Crashed() string {
-	p.browser.synced()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.crashed
-}
-
-func (p *Page) setInfo(info cdp.TargetInfo) {
-	p.mu.Lock()
-	p.info = info
-	p.mu.Unlock()
-}
-
-// setCrashed records the renderer's crash status; "" clears it after a
-// navigation brought the page back.
-func (p *Page) setCrashed(status string) {
-	p.mu.Lock()
-	p.crashed = status
-	p.mu.Unlock()
-}
-
 func (p *Page) markClosed() {
 	p.mu.Lock()
 	p.closed = true
@@ -158,22 +102,6 @@ func (p *Page) detached(sessionID string) {
 	if ours {
 		p.sessions().stopFollowing()
 	}
-}
-
-// Usable returns an error when the page cannot take commands: it was closed
-// or its renderer crashed, as of every target event received so far. The
-// error says how to recover.
-func (p *Page) Usable() error {
-	p.browser.synced()
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch {
-	case p.closed:
-		return fmt.Errorf("page %d was closed; call list_pages to see the open pages", p.ID)
-	case p.crashed != "":
-		return fmt.Errorf("page %d crashed (%s); reload it with navigate_page type=reload, or close it with close_page", p.ID, p.crashed)
-	}
-	return nil
 }
 
 // Lock serializes tool calls on the page: calls on different pages run at
