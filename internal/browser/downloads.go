@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,20 +55,44 @@ type Download struct {
 }
 
 // downloads is a browser's state of downloads: where Chrome saves them,
-// the contexts allowed to, and the downloads under way.
+// the contexts allowed to, and the downloads under way. mu is held for
+// reads and writes of that state only, never across a CDP round trip:
+// the download events' handler takes it, and does no CDP work itself
+// (see onDownloadEvent).
 type downloads struct {
+	// switching is held (a value in it) by whoever switches a browser
+	// context's download setting, across the round trips that takes, so
+	// that two switches of one context do not interleave; made on first
+	// use (once).
+	switching chan struct{}
+	once      sync.Once
+
 	mu      sync.Mutex
 	dir     string            // the private directory; "" until first needed
 	sub     *cdp.Subscription // the download events, once the dir exists
 	allowed map[string]string // browser context id (as the page reports it) -> id as Chrome takes it
-	begun   map[string]begunDownload
+	begun   map[string]*begunDownload
 	done    []Download // ended, not told yet
 }
 
-// begunDownload is a download under way for a page that may download.
+// begunDownload is a download under way.
 type begunDownload struct {
-	page      *Page
 	suggested string
+	// resolved is closed once page is known: it takes CDP calls, made in
+	// the browser's background, and the download's end waits for them.
+	resolved chan struct{}
+	page     *Page // the page that may download and made it; nil: refused
+}
+
+// lockSwitching takes dl.switching, or fails when ctx ends first.
+func (dl *downloads) lockSwitching(ctx context.Context) (unlock func(), err error) {
+	dl.once.Do(func() { dl.switching = make(chan struct{}, 1) })
+	select {
+	case dl.switching <- struct{}{}:
+		return func() { <-dl.switching }, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wait for another download setting to finish: %w", ctx.Err())
+	}
 }
 
 // downloadEvents are the events the download handling follows.
@@ -99,49 +125,64 @@ func (b *Browser) usersContext(chromeID string) bool {
 func (b *Browser) setPageDownloads(ctx context.Context, p *Page, on bool) error {
 	// Unsynced: this runs when a page is attached, which may be while
 	// target events are handled.
-	p.mu.Lock()
-	id := p.info.BrowserContextID
-	p.mu.Unlock()
+	id := p.state().Info.BrowserContextID
+	unlock, err := b.dl.lockSwitching(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	b.dl.mu.Lock()
-	defer b.dl.mu.Unlock()
 	chromeID, switched := b.dl.allowed[id]
+	b.dl.mu.Unlock()
 	if on {
 		if switched {
 			return nil
 		}
-		if err := b.openDownloadDirLocked(); err != nil {
+		b.dl.mu.Lock()
+		err := b.openDownloadDirLocked()
+		dir := b.dl.dir
+		b.dl.mu.Unlock()
+		if err != nil {
 			return err
 		}
 		chromeID, err := b.permissionContext(ctx, id)
 		if err != nil {
 			return err
 		}
-		if err := cdp.BrowserSetDownloadBehavior.Do(ctx, b.rootSession(), cdp.SetDownloadBehaviorParams{
-			Behavior: "allowAndName", BrowserContextID: chromeID, DownloadPath: b.dl.dir, EventsEnabled: true,
-		}); err != nil {
-			return fmt.Errorf("allow downloads: %w", err)
-		}
+		// Allowed before Chrome saves into the private directory, so that
+		// the context's other downloads are canceled from the first one.
+		b.dl.mu.Lock()
 		if b.dl.allowed == nil {
 			b.dl.allowed = map[string]string{}
 		}
 		b.dl.allowed[id] = chromeID
+		b.dl.mu.Unlock()
+		if err := cdp.BrowserSetDownloadBehavior.Do(ctx, b.rootSession(), cdp.SetDownloadBehaviorParams{
+			Behavior: "allowAndName", BrowserContextID: chromeID, DownloadPath: dir, EventsEnabled: true,
+		}); err != nil {
+			b.dl.mu.Lock()
+			delete(b.dl.allowed, id)
+			b.dl.mu.Unlock()
+			return fmt.Errorf("allow downloads: %w", err)
+		}
 		return nil
 	}
 	if !switched {
 		return nil
 	}
 	for _, q := range b.pageList() {
-		q.mu.Lock()
-		same := q.info.BrowserContextID == id
-		q.mu.Unlock()
-		if q != p && same && q.emu.get().Downloads != nil {
+		if q != p && q.state().Info.BrowserContextID == id && q.emu.get().Downloads != nil {
 			return nil
 		}
 	}
+	// Still allowed until Chrome saves elsewhere: downloads of the
+	// context's other pages are canceled until then.
 	if err := b.restoreDownloads(ctx, chromeID); err != nil {
 		return err
 	}
+	b.dl.mu.Lock()
 	delete(b.dl.allowed, id)
+	b.dl.mu.Unlock()
 	return nil
 }
 
@@ -197,19 +238,28 @@ func (b *Browser) pageDownloadsGone(ctx context.Context, p *Page) {
 // had switched it, stops following downloads and removes the private
 // directory with whatever Chrome left in it.
 func (b *Browser) endDownloads(ctx context.Context) {
-	b.dl.mu.Lock()
-	defer b.dl.mu.Unlock()
 	if b.Alive() {
-		for _, chromeID := range b.dl.allowed {
-			if b.usersContext(chromeID) {
-				ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-				if err := b.restoreDownloads(ctx, chromeID); err != nil {
-					b.log.Warn("could not give downloads back to the browser's settings", "err", err)
+		lctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		unlock, err := b.dl.lockSwitching(lctx)
+		cancel()
+		if err == nil {
+			b.dl.mu.Lock()
+			allowed := slices.Collect(maps.Values(b.dl.allowed))
+			b.dl.mu.Unlock()
+			for _, chromeID := range allowed {
+				if b.usersContext(chromeID) {
+					ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+					if err := b.restoreDownloads(ctx, chromeID); err != nil {
+						b.log.Warn("could not give downloads back to the browser's settings", "err", err)
+					}
+					cancel()
 				}
-				cancel()
 			}
+			unlock()
 		}
 	}
+	b.dl.mu.Lock()
+	defer b.dl.mu.Unlock()
 	b.dl.allowed = nil
 	if b.dl.sub != nil {
 		b.dl.sub.Close()
@@ -231,7 +281,9 @@ func (b *Browser) FinishedDownloads() []Download {
 }
 
 // onDownloadEvent follows the downloads of the contexts allowed to; it runs
-// on the download events' subscription.
+// on the download events' subscription. It only records what the events
+// say: the CDP calls and file copies they ask for run in the browser's
+// background, so that no round trip holds up the events that follow.
 func (b *Browser) onDownloadEvent(ev cdp.RawEvent) {
 	switch ev.Method {
 	case cdp.BrowserDownloadWillBegin.Method:
@@ -245,21 +297,32 @@ func (b *Browser) onDownloadEvent(ev cdp.RawEvent) {
 	}
 }
 
-// downloadBegins keeps a download of a page that may download, and cancels
-// any other.
+// downloadBegins records a download, and has its page found in the
+// background: the download is kept when that page may download, and
+// canceled otherwise.
 func (b *Browser) downloadBegins(e cdp.DownloadWillBeginEvent) {
-	p := b.pageOfFrame(e.FrameID)
+	d := &begunDownload{suggested: e.SuggestedFilename, resolved: make(chan struct{})}
+	b.dl.mu.Lock()
+	if b.dl.begun == nil {
+		b.dl.begun = map[string]*begunDownload{}
+	}
+	b.dl.begun[e.GUID] = d
+	b.dl.mu.Unlock()
+	b.bg.Go(func(ctx context.Context) { b.resolveDownload(ctx, e, d) })
+}
+
+// resolveDownload finds the page of download d: one that may download
+// keeps it, any other has it canceled.
+func (b *Browser) resolveDownload(ctx context.Context, e cdp.DownloadWillBeginEvent, d *begunDownload) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	p := b.pageOfFrame(ctx, e.FrameID)
 	if p != nil && p.emu.get().Downloads != nil {
-		b.dl.mu.Lock()
-		if b.dl.begun == nil {
-			b.dl.begun = map[string]begunDownload{}
-		}
-		b.dl.begun[e.GUID] = begunDownload{page: p, suggested: e.SuggestedFilename}
-		b.dl.mu.Unlock()
+		d.page = p
+		close(d.resolved)
 		return
 	}
-	ctx, cancel := context.WithTimeout(b.bg.ctx, 5*time.Second)
-	defer cancel()
+	close(d.resolved)
 	b.dl.mu.Lock()
 	var contexts []string
 	for _, chromeID := range b.dl.allowed {
@@ -280,21 +343,38 @@ func (b *Browser) downloadBegins(e cdp.DownloadWillBeginEvent) {
 	}
 }
 
-// downloadProgresses saves a completed download into its page's directory
-// and removes Chrome's copy of every download that ended.
+// downloadProgresses hands a download that ended to the background, which
+// saves it into its page's directory when it completed for a page that
+// may download, and removes Chrome's copy.
 func (b *Browser) downloadProgresses(e cdp.DownloadProgressEvent) {
 	if e.State != "completed" && e.State != "canceled" {
 		return
 	}
 	b.dl.mu.Lock()
-	d, ours := b.dl.begun[e.GUID]
+	d := b.dl.begun[e.GUID]
 	delete(b.dl.begun, e.GUID)
 	private := b.dl.dir
 	b.dl.mu.Unlock()
-	defer removeChromeCopy(private, e.GUID)
-	if !ours {
+	if d == nil {
+		removeChromeCopy(private, e.GUID)
 		return
 	}
+	b.bg.Go(func(ctx context.Context) {
+		defer removeChromeCopy(private, e.GUID)
+		select {
+		case <-d.resolved:
+		case <-ctx.Done():
+			return
+		}
+		if d.page != nil {
+			b.downloadEnded(e, d, private)
+		}
+	})
+}
+
+// downloadEnded saves download d of a page that may download, which
+// ended in state e.State, and keeps what became of it for the agent.
+func (b *Browser) downloadEnded(e cdp.DownloadProgressEvent, d *begunDownload, private string) {
 	done := Download{PageID: d.page.ID, Suggested: d.suggested}
 	dir := d.page.emu.get().Downloads
 	switch {
@@ -338,17 +418,16 @@ func validGUID(guid string) bool {
 
 // pageOfFrame returns the page the frame frameID belongs to, or nil: the
 // page itself, one of its cross-process iframes, or a frame of its frame
-// tree. It runs on the download events' subscription, so it uses the
-// unsynced page list and asks only pages that may download for their
-// frame trees.
-func (b *Browser) pageOfFrame(frameID string) *Page {
+// tree. It uses the unsynced page list, and asks only pages that may
+// download for their frame trees, within ctx.
+func (b *Browser) pageOfFrame(ctx context.Context, frameID string) *Page {
 	pages := b.pageList()
 	for _, p := range pages {
 		if p.TargetID == frameID || p.events.frameSession(frameID) != nil {
 			return p
 		}
 	}
-	ctx, cancel := context.WithTimeout(b.bg.ctx, 2*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	for _, p := range pages {
 		if p.emu.get().Downloads == nil {
