@@ -1,12 +1,16 @@
 package browser
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/cdptest"
@@ -106,5 +110,60 @@ func TestDownloadDirIsPrivateAndStaleOnesGo(t *testing.T) {
 	b.endDownloads(t.Context())
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("the download dir outlived the browser (%v)", err)
+	}
+}
+
+// silentBrowser is a Chrome that receives commands (sent on writes) and
+// answers none, until the connection closes.
+type silentBrowser struct {
+	writes chan []byte
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (s *silentBrowser) Read() ([]byte, error) {
+	<-s.closed
+	return nil, errors.New("closed")
+}
+
+func (s *silentBrowser) Write(_ context.Context, msg []byte) error {
+	s.writes <- msg
+	return nil
+}
+
+func (s *silentBrowser) Close() error {
+	s.once.Do(func() { close(s.closed) })
+	return nil
+}
+
+// TestDownloadEventsDoNoRoundTrips checks that the download events'
+// handler returns while the cancellation it asks for is still unanswered:
+// a refused download is canceled in the background, so the events after
+// it are not held up by Chrome (here one that never answers).
+func TestDownloadEventsDoNoRoundTrips(t *testing.T) {
+	chrome := &silentBrowser{writes: make(chan []byte, 8), closed: make(chan struct{})}
+	log := slog.New(slog.DiscardHandler)
+	b := &Browser{log: log, bg: newBackground(log), conn: cdp.NewConn(chrome), pages: map[string]*Page{}}
+	defer b.bg.stop()
+	defer chrome.Close()
+	b.dl.allowed = map[string]string{"ctx": "CTX"}
+	handled := make(chan struct{})
+	go func() {
+		b.onDownloadEvent(cdp.RawEvent{Method: cdp.BrowserDownloadWillBegin.Method,
+			Params: []byte(`{"frameId":"F","guid":"0f1e2d3c-aaaa-bbbb-cccc-000000000000","url":"http://x/a","suggestedFilename":"a"}`)})
+		close(handled)
+	}()
+	select {
+	case <-handled:
+	case <-time.After(3 * time.Second): // the old handler waited 5 s for Chrome
+		t.Fatal("the download event's handler waits for Chrome's answer")
+	}
+	select {
+	case msg := <-chrome.writes:
+		if !strings.Contains(string(msg), cdp.BrowserCancelDownload.Method) || !strings.Contains(string(msg), "CTX") {
+			t.Errorf("sent %s, want a cancellation in context CTX", msg)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the refused download was not canceled")
 	}
 }
