@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/english"
 	"github.com/devtools-mcp/devtools-mcp/internal/heapsnapshot"
 )
 
@@ -545,7 +546,7 @@ func analyzeHeapsnapshotContexts(ctx context.Context, c *Call, args *analyzeHeap
 			where = o.name(sc.ScopeName) + " (" + where + ")"
 		}
 		c.Resp.Linef("#### Context @%d in `%s` — %s", r.context.Context.ID, where, kb(r.context.DeadRetainedSize))
-		c.Resp.Linef("Script @%d, ScopeInfo @%d, offsets %d-%d, %s", sc.Script.ID, sc.ScopeInfo.ID, sc.Start, sc.End, plural(sc.Fields, "context field"))
+		c.Resp.Linef("Script @%d, ScopeInfo @%d, offsets %d-%d, %s", sc.Script.ID, sc.ScopeInfo.ID, sc.Start, sc.End, english.Count(sc.Fields, "context field", "context fields"))
 		for _, f := range r.context.DeadFields {
 			c.Resp.Linef("- `%s` (%s @%d) — %s", o.name(f.Name), o.name(f.Value.Name), f.Value.ID, kb(f.Value.RetainedSize))
 		}
@@ -554,7 +555,7 @@ func analyzeHeapsnapshotContexts(ctx context.Context, c *Call, args *analyzeHeap
 		c.Resp.Linef("")
 		c.Resp.Linef("Scripts without scope metadata could not be analyzed:")
 		for _, w := range analysis.WithoutData {
-			c.Resp.Linef("- `%s` (@%d) — %s", o.name(cmp.Or(w.Name, "script @"+uitoa(w.Script.ID))), w.Script.ID, plural(w.Contexts, "context"))
+			c.Resp.Linef("- `%s` (@%d) — %s", o.name(cmp.Or(w.Name, "script @"+uitoa(w.Script.ID))), w.Script.ID, english.Count(w.Contexts, "context", "contexts"))
 		}
 	}
 	return nil
@@ -580,11 +581,3 @@ func (x *optIndex) UnmarshalJSON(data []byte) error {
 
 // get returns the index and whether it was given.
 func (x optIndex) get() (int, bool) { return int(x) - 1, x != 0 }
-
-// plural counts things: "1 context", "2 contexts".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return strconv.Itoa(n) + " " + thing + "s"
-}

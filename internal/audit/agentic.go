@@ -6,6 +6,8 @@ import (
 	"math"
 	"regexp"
 	"slices"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/english"
 )
 
 func agenticChecks(m map[string]check) {
@@ -79,7 +81,7 @@ func checkWebMCPTools(in *Input, _ *page) Outcome {
 	for _, t := range in.Tools {
 		o.Failing = append(o.Failing, Item{"tool": t.Name, "description": t.Description})
 	}
-	o.DisplayValue = plural(len(in.Tools), "tool", "tools")
+	o.DisplayValue = english.Count(len(in.Tools), "tool", "tools")
 	return o
 }
 
@@ -97,7 +99,7 @@ func checkWebMCPForms(in *Input, pg *page) Outcome {
 	if len(o.Failing) == 0 {
 		return Outcome{NotApplicable: true}
 	}
-	o.DisplayValue = plural(len(o.Failing), "form without a tool", "forms without a tool")
+	o.DisplayValue = english.Count(len(o.Failing), "form without a tool", "forms without a tool")
 	return o
 }
 

@@ -7,7 +7,6 @@
 package audit
 
 import (
-	"fmt"
 	"sort"
 )
 
@@ -123,14 +122,6 @@ func fill(a *AuditResult, m Meta, o Outcome, pg *page) {
 	}
 	items := append(make([]Item, 0, len(o.Failing)), o.Failing...)
 	a.Details = &Details{Type: "table", Headings: headings, Items: items}
-}
-
-// plural says "n things".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // sortedIDs returns the keys of m sorted.

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/english"
 )
 
 func practiceChecks(m map[string]check) {
@@ -61,7 +63,7 @@ func checkIsOnHTTPS(in *Input, _ *page) Outcome {
 		}
 	}
 	if len(o.Failing) > 0 {
-		o.DisplayValue = plural(len(o.Failing), "insecure request found", "insecure requests found")
+		o.DisplayValue = english.Count(len(o.Failing), "insecure request found", "insecure requests found")
 	}
 	return o
 }
@@ -256,7 +258,7 @@ func checkDeprecations(in *Input, _ *page) Outcome {
 		}
 	}
 	if len(o.Failing) > 0 {
-		o.DisplayValue = plural(len(o.Failing), "warning found", "warnings found")
+		o.DisplayValue = english.Count(len(o.Failing), "warning found", "warnings found")
 	}
 	return o
 }
@@ -279,7 +281,7 @@ func checkThirdPartyCookies(in *Input, _ *page) Outcome {
 		}
 	}
 	if len(o.Failing) > 0 {
-		o.DisplayValue = plural(len(o.Failing), "cookie found", "cookies found")
+		o.DisplayValue = english.Count(len(o.Failing), "cookie found", "cookies found")
 	}
 	return o
 }

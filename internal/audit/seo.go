@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/english"
 )
 
 func seoChecks(m map[string]check) {
@@ -103,7 +105,7 @@ func checkLinkText(in *Input, pg *page) Outcome {
 		}
 	}
 	if len(o.Failing) > 0 {
-		o.DisplayValue = plural(len(o.Failing), "link found", "links found")
+		o.DisplayValue = english.Count(len(o.Failing), "link found", "links found")
 	}
 	return o
 }
@@ -195,7 +197,7 @@ func checkRobotsTxt(in *Input, _ *page) Outcome {
 		}
 	}
 	if len(o.Failing) > 0 {
-		o.DisplayValue = plural(len(o.Failing), "error found", "errors found")
+		o.DisplayValue = english.Count(len(o.Failing), "error found", "errors found")
 	}
 	return o
 }
