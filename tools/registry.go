@@ -95,7 +95,9 @@ type Tool struct {
 // them, `enum` tags (comma-separated) restrict strings, and fields without
 // omitempty are required, and `path:""` marks a local file path (a string
 // or an array of strings) that is confined to the client's roots before
-// the tool runs. ScopePage tools get an optional pageId property.
+// the tool runs, and `bound:""` gives a number's range (see bound), which
+// calls are checked against but the schema does not carry. ScopePage tools
+// get an optional pageId property.
 func define[P any](t Tool, handler func(ctx context.Context, c *Call, args *P) error) *Tool {
 	s, err := jsonschema.For[P](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[optBool](): {Type: "boolean"},
