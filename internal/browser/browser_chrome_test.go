@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"testing"
 	"time"
-
-	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 // TestKilledBrowserLeavesNoGoroutines launches Chromium, kills it, lets the
@@ -41,21 +39,4 @@ func TestKilledBrowserLeavesNoGoroutines(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// headlessPage launches a headless Chromium with an isolated profile and
-// returns its manager, browser and first page. The caller closes m.
-func headlessPage(ctx context.Context, t *testing.T) (*Manager, *Browser, *Page) {
-	t.Helper()
-	m := NewManager(Options{Launch: chrome.LaunchOptions{Headless: true, Isolated: true}})
-	b, err := m.Get(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := b.SelectedOrNew(ctx)
-	if err != nil {
-		m.Close(ctx)
-		t.Fatal(err)
-	}
-	return m, b, p
 }
