@@ -2,44 +2,58 @@ package browser
 
 import (
 	"context"
+	"embed"
+	"io/fs"
+	"path"
 	"strings"
 	"testing"
 	"time"
 )
 
+// snippetFiles are the scripts js.go embeds one by one: every file of js/
+// and pagewalk.js. The test walks them, so a new snippet is checked
+// without being listed here.
+//
+//go:embed js/*.js pagewalk.js
+var snippetFiles embed.FS
+
 // TestSnippetsCompile checks that every embedded snippet starts with its
 // comment and compiles in Chromium to what its callers expect: a function,
-// or for pageBoxJS, which is evaluated as it is, the JSON text it builds.
+// or for page-box.js, which is evaluated as it is, the JSON text it builds.
 func TestSnippetsCompile(t *testing.T) {
-	snippets := map[string]string{
-		"ancestors": ancestorsJS, "element-of-node": elementOfNodeJS, "element-rect": elementRectJS,
-		"effects-settle": effectsSettleJS, "effects-watch": effectsWatchJS,
-		"execute-tool": executeToolJS, "fill-kind": fillKindJS,
-		"fire-change": fireChangeJS, "frame-element": frameElementJS, "frame-offset": frameOffsetJS, "frame-offsets": frameOffsetsJS, "click-point": clickPointJS,
-		"click-landed": clickLandedJS, "frame-window": frameWindowJS,
-		"is-checked": isCheckedJS, "leave-guard": leaveGuardJS, "page-box": pageBoxJS, "page-tools": toolsJS,
-		"pagewalk-node": pagewalkNodeJS, "pagewalk-ref": pagewalkRefJS, "pagewalk-scripted": pagewalkScriptedJS,
-		"point-target": pointTargetJS, "quiet-dom": quietDOMJS, "select-contents": selectContentsJS, "select-option": selectOptionJS,
-		"serialize": serializeJS, "set-value": setValueJS,
-		"wait-for-text": waitForTextJS, "wait-settled": waitSettledJS, "wait-size": waitSizeJS,
-		"pagewalk": pagewalkJS, "audit-facts": auditFactsJS,
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	m, _, p := headlessPage(ctx, t)
 	defer m.Close(ctx)
-	for name, js := range snippets {
+	n := 0
+	err := fs.WalkDir(snippetFiles, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		src, err := snippetFiles.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		n++
+		js := string(src)
 		if !strings.HasPrefix(js, "// ") {
-			t.Errorf("%s.js does not start with a comment", name)
+			t.Errorf("%s does not start with a comment", name)
 		}
 		want := "function"
-		if name == "page-box" {
+		if path.Base(name) == "page-box.js" {
 			want = "string"
 		}
 		v, err := p.Evaluate(ctx, "typeof (\n"+js+"\n)")
 		if err != nil || string(v.Value) != `"`+want+`"` {
-			t.Errorf("%s.js: typeof is %s, %v; want %s", name, v.Value, err, want)
+			t.Errorf("%s: typeof is %s, %v; want %s", name, v.Value, err, want)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 2 {
+		t.Fatalf("walked %d snippets; the embed pattern matches nothing", n)
 	}
 	// A snippet called with arguments, as its caller calls it.
 	v, err := p.Evaluate(ctx, "("+waitSizeJS+")(innerWidth, innerHeight)")
