@@ -11,6 +11,18 @@ import (
 	"sync"
 )
 
+// The connection layer (conn*.go): one conn per stream or HTTP session.
+// It reads messages from the framing layer, hands each request to the
+// method layer (dispatch, in mcp_methods.go) with a context that
+// notifications/cancelled or the end of the connection cancels, and
+// writes their responses. Requests in
+// the other direction, the server's to the client, go through a caller,
+// which matches responses to them by id (conn_caller.go); Client is the
+// same machinery from the client's side (conn_client.go). Of MCP a conn
+// knows only which requests may run alongside the next message (tools/call,
+// tools/list, subscriptions/listen) and the notifications it handles
+// itself: initialized, cancelled and roots/list_changed.
+
 // conn is one stream connection, the state of one Serve call: the
 // session it carries, the line writer to the client, and the client's
 // requests being handled. Nothing in it but readLoop knows about the

@@ -10,6 +10,16 @@ import (
 	"sync"
 )
 
+// The framing layer (frame*.go): how messages travel, not what they mean.
+// A stream carries one JSON-RPC message per line; lineReader splits it,
+// with a hard cap on a line's size, and lineWriter writes whole lines
+// under a mutex so concurrent senders never interleave (this file).
+// parseMessage classifies each line as a request, a notification or a
+// response and rejects malformed envelopes with the code JSON-RPC
+// prescribes (frame_message.go); Error is the error object of the wire
+// (frame_error.go). Nothing here knows about connections, sessions or MCP
+// methods; the HTTP transport reuses it for the bodies it is POSTed.
+
 // DefaultMaxLineSize is the largest message, in bytes, that Serve accepts
 // unless WithMaxLineSize says otherwise. Tool arguments and results such as
 // screenshots or page snapshots can run to tens of megabytes, so the cap

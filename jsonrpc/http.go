@@ -13,6 +13,16 @@ import (
 	"time"
 )
 
+// The HTTP transport layer (http*.go): Streamable HTTP on top of the
+// connection layer. Each session's conn is fed one POSTed message at a
+// time (this file), kept in a table with limits and idle expiry
+// (http_session.go), and writes to queues that the goroutines serving
+// HTTP requests drain as event streams (http_sse.go); http_check.go guards
+// the endpoint (origin, token, content types) and http_stateless.go
+// serves 2026-07-28's requests without sessions. Everything MCP-specific
+// stays in the method layer; this layer moves bytes and maps failures to
+// HTTP status codes.
+
 // Streamable HTTP, the MCP transport of revision 2025-11-25 for servers
 // that many clients reach over the network: one endpoint (mounted by the
 // caller, conventionally at /mcp) where

@@ -6,6 +6,16 @@ import (
 	"encoding/json"
 )
 
+// The MCP method layer (mcp*.go): what the messages mean. This file has
+// the protocol's types and the Handler through which the tools are
+// supplied; mcp_methods.go dispatches the built-in methods, mcp_session.go
+// keeps what one client said and offers, mcp_progress.go and mcp_log.go
+// report back during a call, mcp_tasks.go runs long calls as tasks, and
+// mcp_modern.go, mcp_mrtr.go and mcp_listen.go serve the stateless
+// 2026-07-28 revision. The methods are defined on conn, for its Server
+// and Session, but none reads a stream or sees an HTTP request: what a
+// method sends goes to the route or writer the transport gave the conn.
+
 // ServerInfo names the server in the initialize result. The same shape is
 // MCP's "Implementation" type, so it is also used for the client's
 // clientInfo (see Session.ClientInfo).

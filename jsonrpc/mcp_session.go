@@ -259,7 +259,7 @@ const emptySchema = `{"type":"object","properties":{}}`
 // declared only URL mode, too: this server asks only in forms).
 //
 // In an MCP 2026-07-28 request the question travels as a multi
-// round-trip request instead (see mrtr.go): Elicit returns the answer
+// round-trip request instead (see mcp_mrtr.go): Elicit returns the answer
 // when the client's retry carries it, and otherwise an
 // *InputRequiredError, or an *Error with
 // CodeMissingRequiredClientCapability when the client cannot show forms,
