@@ -6,6 +6,7 @@ package e2e
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -29,6 +30,8 @@ var binary string
 const version = "0.0.0-e2e"
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	selectQuick()
 	dir, err := os.MkdirTemp("", "devtools-mcp-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
