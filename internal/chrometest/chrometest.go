@@ -43,7 +43,7 @@ func Require(t testing.TB) string {
 // candidates are the binaries tried, in order, when $CHROME_PATH is unset.
 var candidates = []string{"/opt/google/chrome/chrome", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
 
-// find locates Chrome as the launcher's FindExecutable does for the
+// find locates Chrome as chrome.FindExecutable (internal/chrome) does for the
 // stable channel, and says where it looked when there is none.
 func find() (string, error) {
 	if env := os.Getenv("CHROME_PATH"); env != "" {
