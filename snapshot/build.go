@@ -244,11 +244,12 @@ func accessibleName(role, name string) string {
 
 // labelled tells whether a role's name may come from a <label>, the names
 // older Chromium versions pad. Others keep the spaces their content gives
-// them, in every version (link " Index ", as the reference prints it).
+// them, in every version, as the reference prints them: link " Index ", and
+// button "Actions " (a button is named by its content, not by a <label>).
 func labelled(role string) bool {
 	switch role {
 	case "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox", "slider", "spinbutton", "switch",
-		"ColorWell", "Date", "DateTime", "InputTime", "meter", "progressbar", "button":
+		"ColorWell", "Date", "DateTime", "InputTime", "meter", "progressbar":
 		return true
 	}
 	return false
@@ -386,6 +387,29 @@ func isControl(role string) bool {
 	return false
 }
 
+// isWidgetItem tells whether a node is something an agent acts on that
+// Puppeteer's rules leave out: an option of a listbox (the options of an
+// ARIA listbox are rarely focusable, and what is inside a control is only
+// kept when it is), a grid and its cells (Chromium says gridcell only inside a
+// grid or treegrid; a table's are cell), a row that can be selected, and
+// a dialog, so that an open popup is found without a verbose snapshot.
+// Where this package differs from the reference, on purpose: an agent
+// that must ask for a verbose snapshot to see a listbox's options pays
+// ten to a hundred times the characters.
+func isWidgetItem(role string, ax *cdp.AXNode) bool {
+	switch role {
+	case "option", "grid", "treegrid", "gridcell", "dialog", "alertdialog":
+		return true
+	case "row":
+		for i := range ax.Properties {
+			if ax.Properties[i].Name == "selected" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // isLandmark is Puppeteer's AXNode.isLandmark.
 func isLandmark(role string) bool {
 	switch role {
@@ -408,7 +432,7 @@ func (b *builder) isInteresting(i int32, insideControl bool) bool {
 		it.modal || it.hasErrormessage || it.hasDetails || it.roledescription != "" {
 		return true
 	}
-	if isControl(it.role) {
+	if isControl(it.role) || isWidgetItem(it.role, it.ax) {
 		return true
 	}
 	if insideControl {
@@ -625,15 +649,6 @@ func (b *builder) props(it *item) []Prop {
 	}
 	if ax.Description != nil {
 		set(kv{"description", str(ax.Description), truthy(ax.Description)})
-	}
-	// A range input's value text is its value: Chromium about 150 and older
-	// leave it empty, later ones fill it in.
-	if it.role == "slider" && ax.Value != nil {
-		for i := range raw {
-			if raw[i].name == "valuetext" && raw[i].s == "" {
-				raw[i].s = str(ax.Value)
-			}
-		}
 	}
 	if len(raw) == 0 {
 		return nil

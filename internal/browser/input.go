@@ -243,7 +243,9 @@ func (in Input) Drag(ctx context.Context, from, to *Element) error {
 
 // Fill sets the element's value the way a user would: typing into text
 // fields (input and change events fire), picking an option of a select by
-// label or value, ticking checkboxes and radios ("true"/"false").
+// label or value, ticking checkboxes and radios ("true"/"false"), and
+// choosing in ARIA comboboxes, listboxes, sliders and spinbuttons (see
+// ariafill.go).
 func (in Input) Fill(ctx context.Context, e *Element, value string) error {
 	kind, err := e.callString(ctx, fillKindJS)
 	if err != nil {
@@ -280,10 +282,18 @@ func (in Input) Fill(ctx context.Context, e *Element, value string) error {
 		return err
 	case kind == "text" || kind == "editable":
 		return in.typeInto(ctx, e, value)
+	case kind == "editcombobox":
+		return in.fillEditableCombobox(ctx, e, value)
+	case kind == "ariacombobox":
+		return in.fillCombobox(ctx, e, value)
+	case kind == "arialistbox":
+		return in.fillListbox(ctx, e, value)
+	case kind == "ariaslider" || kind == "ariaspinbutton":
+		return in.fillRange(ctx, e, strings.TrimPrefix(kind, "aria"), value)
 	case kind == "file":
 		return fmt.Errorf("uid=%s is a file input: use upload_file with filePaths", e.UID)
 	default:
-		return fmt.Errorf("uid=%s is a %s, which takes no value; fill works on text inputs, textareas, selects, checkboxes, radios and contenteditable elements", e.UID, strings.TrimPrefix(kind, "none:"))
+		return fmt.Errorf("uid=%s is a %s, which takes no value; fill works on text inputs, textareas, selects, checkboxes, radios, contenteditable elements and ARIA comboboxes, listboxes, sliders and spinbuttons", e.UID, strings.TrimPrefix(kind, "none:"))
 	}
 }
 

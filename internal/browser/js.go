@@ -10,6 +10,12 @@ import _ "embed"
 var (
 	//go:embed js/ancestors.js
 	ancestorsJS string // describes an element and its ancestors in the flat tree
+	//go:embed js/aria-option.js
+	ariaOptionJS string // finds the option of a listbox or combobox popup named a value
+	//go:embed js/aria-range.js
+	ariaRangeJS string // focuses a slider or spinbutton and reads its range
+	//go:embed js/aria-selected.js
+	ariaSelectedJS string // tells whether an option is selected
 	//go:embed js/audit-facts.js
 	auditFactsJS string // reads document facts, image sizes, paste blocking and layout shifts
 	//go:embed js/click-landed.js

@@ -8,9 +8,12 @@ function() {
     if (type === 'file') return 'file';
     if (['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range'].includes(type)) return 'value';
     if (['button', 'submit', 'reset', 'image', 'hidden'].includes(type)) return 'none:<input type=' + type + '>';
-    return 'text';
+    return (this.getAttribute('role') || '').trim().toLowerCase() === 'combobox' ? 'editcombobox' : 'text';
   }
+  const role = (this.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+  if (role === 'combobox' && this.isContentEditable) return 'editcombobox';
+  if (['combobox', 'listbox', 'slider', 'spinbutton'].includes(role)) return 'aria' + role;
   if (this.isContentEditable) return 'editable';
-  if (this.getAttribute('role') === 'checkbox' || this.getAttribute('role') === 'switch') return 'ariacheck';
+  if (role === 'checkbox' || role === 'switch') return 'ariacheck';
   return 'none:<' + t + '>';
 }
