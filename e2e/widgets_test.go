@@ -39,6 +39,9 @@ var widgetTasks = []widgetTask{
 	{"autocomplete combobox", "combobox-autocomplete.html",
 		[]widgetStep{{"fill", `combobox "State"`, map[string]any{"value": "Colorado"}}},
 		`() => document.getElementById('state').dataset.chosen === 'Colorado'`},
+	{"combobox holding a textbox", "combobox-autocomplete.html",
+		[]widgetStep{{"fill", `combobox "City"`, map[string]any{"value": "Detroit"}}},
+		`() => document.getElementById('city-combo').dataset.chosen === 'Detroit'`},
 	{"slider", "slider.html",
 		[]widgetStep{{"fill", `slider "Red"`, map[string]any{"value": "200"}}},
 		`() => document.getElementById('red').getAttribute('aria-valuenow') === '200'`},
@@ -130,7 +133,8 @@ func fillFormArgs(t *testing.T, latest string, st widgetStep) map[string]any {
 }
 
 // TestFillWidgetErrors checks that fill says what a widget offers when it
-// cannot set it: the options it saw, or the range.
+// cannot set it (the options it saw, or the range), and that an editable
+// combobox keeps text none of its options has.
 func TestFillWidgetErrors(t *testing.T) {
 	site := fixtures(t)
 	s := startServer(t, headless...)
@@ -148,6 +152,14 @@ func TestFillWidgetErrors(t *testing.T) {
 		"1 to 12 (now 2)", "out of its range")
 	mustContain(t, s.fails("fill", map[string]any{"uid": uidOf(t, snap, `spinbutton "Guests"`), "value": "many"}),
 		"a number from 1 to 12")
+	// Text no option has stays typed, as in a search box; the
+	// suggestions it opened are in the default snapshot.
+	snap = s.open(site, "/widgets/combobox-autocomplete.html")
+	s.ok("fill", map[string]any{"uid": uidOf(t, snap, `combobox "State"`), "value": "Ca"})
+	mustContain(t, s.ok("take_snapshot", nil), `combobox "State" autocomplete="list" expandable expanded`, `option "California"`)
+	if got := s.eval(`() => document.getElementById('state').value`); got != `"Ca"` {
+		t.Errorf("the combobox holds %s after fill \"Ca\"", got)
+	}
 	snap = s.open(site, "/widgets/slider.html")
 	mustContain(t, s.fails("fill", map[string]any{"uid": uidOf(t, snap, `slider "Temperature"`), "value": "13.25"}),
 		"between two steps")

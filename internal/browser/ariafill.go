@@ -50,8 +50,24 @@ func (e *Element) option(ctx context.Context, value string, wait int) (*Element,
 }
 
 // fillCombobox opens a combobox that is not a text field (unless it is
-// open) and clicks the option named value.
+// open) and clicks the option named value; a combobox holding a text
+// field is typed into instead, as fillEditableCombobox does.
 func (in Input) fillCombobox(ctx context.Context, e *Element, value string) error {
+	if box, err := e.innerTextbox(ctx); err != nil {
+		return err
+	} else if box != nil {
+		if err := in.typeInto(ctx, box, value); err != nil || value == "" {
+			return err
+		}
+		o, _, err := e.option(ctx, value, suggestWait)
+		if err == nil && o == nil { // the popup may be the text field's own
+			o, _, err = box.option(ctx, value, 0)
+		}
+		if err != nil || o == nil {
+			return err
+		}
+		return in.Click(ctx, o, false)
+	}
 	if o, _, err := e.option(ctx, value, 0); err != nil {
 		return err
 	} else if o != nil {
@@ -70,6 +86,18 @@ func (in Input) fillCombobox(ctx context.Context, e *Element, value string) erro
 		return fmt.Errorf("uid=%s is a combobox with %s", e.UID, why)
 	}
 	return in.Click(ctx, o, false)
+}
+
+// innerTextbox returns the text field inside combobox e, or nil.
+func (e *Element) innerTextbox(ctx context.Context) (*Element, error) {
+	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, e.session, cdp.CallFunctionOnParams{FunctionDeclaration: innerTextboxJS, ObjectID: e.objectID})
+	if err != nil {
+		return nil, fmt.Errorf("uid=%s: find its text field: %w", e.UID, err)
+	}
+	if res.Result.ObjectID == "" {
+		return nil, nil
+	}
+	return &Element{UID: e.UID, session: e.session, objectID: res.Result.ObjectID, frame: e.frame}, nil
 }
 
 // fillEditableCombobox types value into an editable combobox and, when

@@ -48,6 +48,8 @@ var (
 	frameOffsetsJS string // sums the content origins of the frames up to the top
 	//go:embed js/frame-window.js
 	frameWindowJS string // returns the window of a node's document
+	//go:embed js/inner-textbox.js
+	innerTextboxJS string // finds the text field inside a combobox
 	//go:embed js/is-checked.js
 	isCheckedJS string // reports whether a checkbox is checked
 	//go:embed js/leave-guard.js
