@@ -29,6 +29,8 @@ import (
 //   - A frame grafted below a node that is not kept is lifted to the nearest
 //     kept ancestor instead of being lost.
 //   - Password values are masked (see Frame.Passwords).
+//   - Options, grids, grid cells, selectable rows and dialogs are kept in a
+//     non-verbose snapshot too (see isWidgetItem).
 
 // passwordMask replaces the value of password inputs, whatever its length.
 const passwordMask = "••••"
