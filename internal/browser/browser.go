@@ -179,7 +179,9 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		b.conn = cdp.NewConn(t, m.cdpOptions()...)
 		m.log.InfoContext(ctx, "attached to Chrome", "endpoint", urlpattern.LogSafe(ws))
 	default:
-		conn, proc, err := chrome.Launch(ctx, m.opts.Launch, m.log, m.cdpOptions()...)
+		opts := m.opts.Launch
+		opts.NoPreloading = len(m.opts.BlockedURLPatterns)+len(m.opts.AllowedURLPatterns) > 0
+		conn, proc, err := chrome.Launch(ctx, opts, m.log, m.cdpOptions()...)
 		if err != nil {
 			return nil, err
 		}
