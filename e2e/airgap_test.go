@@ -202,7 +202,12 @@ func TestLaunchedBrowserStaysAirGapped(t *testing.T) {
 	}})
 	s.ok("click", map[string]any{"uid": uidOf(t, snap, `button "Send"`)})
 
+	s.ok("performance_start_trace", map[string]any{"reload": true, "autoStop": true})
+	s.ok("emulate", map[string]any{"geolocation": "48.85,2.35", "networkConditions": "Slow 4G"})
+	s.ok("emulate", nil) // back to no emulation
+
 	snap = open("/login")
+	s.ok("lighthouse_audit", map[string]any{"mode": "snapshot"})
 	s.ok("fill", map[string]any{"uid": uidOf(t, snap, `textbox "User"`), "value": "ada"})
 	s.ok("fill", map[string]any{"uid": uidOf(t, snap, `textbox "Password"`), "value": "password123"})
 	s.ok("click", map[string]any{"uid": uidOf(t, snap, `button "Sign in"`)})
