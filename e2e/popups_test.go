@@ -11,8 +11,8 @@ import (
 )
 
 // TestPopupsOfUserTabsAreTheAgents checks the pages an agent's call opens
-// from one of the user's tabs (a target=_blank rel=opener link it clicks,
-// a window.open it runs): they are the agent's, listed so and closable,
+// from one of the user's tabs (a target=_blank link it clicks, with
+// rel=opener or without, a window.open it runs): they are the agent's, listed so and closable,
 // and nothing the agent does in them leads a user's tab away, by its
 // opener (opener.location, location.replace, a script run in the
 // opener), or by the name the user's page gave its window
@@ -21,7 +21,7 @@ import (
 func TestPopupsOfUserTabsAreTheAgents(t *testing.T) {
 	site := pages(t, map[string]string{
 		"/mine": `<title>My mail</title><script>window.name = "usermail"</script>` +
-			`<a href="/popup" target="_blank" rel="opener">Open</a>`,
+			`<a href="/popup" target="_blank" rel="opener">Open</a><a href="/popup?plain" target="_blank">Plain</a>`,
 		"/popup":     `<title>Popup</title>`,
 		"/mine2":     `<title>My chat</title>`,
 		"/elsewhere": `<title>Elsewhere</title>`,
@@ -92,6 +92,15 @@ func TestPopupsOfUserTabsAreTheAgents(t *testing.T) {
 	} {
 		stays(script, s.ok("evaluate_script", map[string]any{"pageId": popup, "function": script}))
 	}
+	// So does a target=_blank link without rel=opener, which has none.
+	snap = s.ok("take_snapshot", map[string]any{"pageId": user})
+	s.ok("click", map[string]any{"pageId": user, "uid": uidOf(t, snap, `link "Plain"`)})
+	eventually(t, "the plain popup", func() bool {
+		list = s.ok("list_pages", nil)
+		return strings.Contains(list, "?plain")
+	})
+	mustContain(t, pageLine(list, "?plain"), "[opened by agent]")
+	s.ok("close_page", map[string]any{"pageId": pageID(t, list, "?plain")})
 	// A window.open run in the user's tab opens a page of the agent's too.
 	s.eval("() => { window.open('/popup?again'); }", "pageId", user)
 	eventually(t, "the second popup", func() bool {
