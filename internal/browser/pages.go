@@ -84,7 +84,20 @@ func (b *Browser) Related(p *Page) []*Page {
 		}
 		q.mu.Unlock()
 	}
-	group := map[string]bool{p.TargetID: true}
+	group := openerGroup(openers, p.TargetID)
+	var out []*Page
+	for _, q := range b.sortedLocked() {
+		if group[q.TargetID] {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// openerGroup returns the targets linked to start through openers (target
+// -> its opener), in either direction, start included.
+func openerGroup(openers map[string]string, start string) map[string]bool {
+	group := map[string]bool{start: true}
 	for grew := true; grew; {
 		grew = false
 		for id, o := range openers {
@@ -93,13 +106,7 @@ func (b *Browser) Related(p *Page) []*Page {
 			}
 		}
 	}
-	var out []*Page
-	for _, q := range b.sortedLocked() {
-		if group[q.TargetID] {
-			out = append(out, q)
-		}
-	}
-	return out
+	return group
 }
 
 // NewPage opens a blank tab, in the isolated context named isolatedContext
