@@ -56,7 +56,7 @@ func setPrefs(dir string, set map[string]any) error {
 		return fmt.Errorf("set the profile's preferences: %w", err)
 	case len(data) > 0:
 		if err := json.Unmarshal(data, &prefs); err != nil {
-			return fmt.Errorf("set the profile's preferences: %s is not JSON: %w", path, err)
+			return fmt.Errorf("set the profile's preferences: %s is not JSON: %w; remove it (Chrome starts that profile anew) or pass --isolated", path, err)
 		}
 	}
 	changed := false
