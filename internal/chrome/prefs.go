@@ -1,6 +1,7 @@
 package chrome
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,7 +56,10 @@ func setPrefs(dir string, set map[string]any) error {
 	case err != nil:
 		return fmt.Errorf("set the profile's preferences: %w", err)
 	case len(data) > 0:
-		if err := json.Unmarshal(data, &prefs); err != nil {
+		// Numbers are kept as written: Chrome stores 64-bit ones.
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if err := dec.Decode(&prefs); err != nil {
 			return fmt.Errorf("set the profile's preferences: %s is not JSON: %w; remove it (Chrome starts that profile anew) or pass --isolated", path, err)
 		}
 	}
