@@ -140,6 +140,12 @@ func warnURLPolicyGaps(cfg *Config, log *slog.Logger) {
 		return
 	}
 	log.Warn(flag + " checks every HTTP(S) request and refuses every WebSocket; it does not cover " + urlPolicyGaps + ", which pages can still use to reach any host")
+	if cfg.AutoConnect || cfg.BrowserURL != "" || cfg.WSEndpoint != "" {
+		// The launched browser's profile gets preloading turned off; the
+		// user's own Chrome keeps its setting, and Chrome's speculative
+		// loads pass beside every DevTools interception.
+		log.Warn(flag + " cannot stop the speculative loads (speculation rules' prefetch and prerender) of a Chrome it attaches to: turn off Settings > Performance > Preload pages in that Chrome, or pages can load refused URLs that way")
+	}
 }
 
 // handler is the tools as the MCP server calls them: timed, and handing

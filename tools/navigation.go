@@ -378,15 +378,26 @@ func (e waitTimeoutError) Error() string {
 // not Guarded: they refuse leading a user's tab away themselves. A tool
 // that answers an open dialog cannot arm it (the page waits for the
 // answer): handle_dialog refuses accepting a "leave site?" one instead.
+//
+// The user's tabs related to the page by openers are guarded too, whoever's
+// the page is, by every tool that is not read-only (navigate_page's
+// initScript runs in the page it loads): a popup the agent opened from a
+// user's tab, and that tab itself, can lead the other's tabs away through
+// window.opener or window.open with a window's name.
 func guardUserTab(ctx context.Context, c *Call, t *Tool) error {
-	if !t.Guarded || !userTab(c, c.Page) || c.Page.Dialog() != nil {
+	if t.ReadOnly || !c.attached() || c.Server.opts.Guard.CloseUserTabs {
 		return nil
 	}
-	stop, err := c.Page.GuardLeaving(ctx)
-	if err != nil {
-		return err
+	for _, p := range c.Browser.Related(c.Page) {
+		if !userTab(c, p) || p.Dialog() != nil || (p == c.Page && !t.Guarded) {
+			continue
+		}
+		stop, err := p.GuardLeaving(ctx)
+		if err != nil {
+			return err // the guards armed so far are the call's cleanups
+		}
+		c.cleanup.add(stop)
 	}
-	c.cleanup.add(stop)
 	return nil
 }
 

@@ -179,7 +179,9 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		b.conn = cdp.NewConn(t, m.cdpOptions()...)
 		m.log.InfoContext(ctx, "attached to Chrome", "endpoint", urlpattern.LogSafe(ws))
 	default:
-		conn, proc, err := chrome.Launch(ctx, m.opts.Launch, m.log, m.cdpOptions()...)
+		opts := m.opts.Launch
+		opts.NoPreloading = len(m.opts.BlockedURLPatterns)+len(m.opts.AllowedURLPatterns) > 0
+		conn, proc, err := chrome.Launch(ctx, opts, m.log, m.cdpOptions()...)
 		if err != nil {
 			return nil, err
 		}
@@ -464,7 +466,10 @@ func (b *Browser) addPage(info cdp.TargetInfo) {
 		return
 	}
 	p := newPage(b, b.newPageID(), info)
-	if opener := b.pages[info.OpenerID]; opener != nil && opener.state().Owned {
+	// A popup is the agent's when its opener is, or when the agent's call
+	// acting on the user's tab that opened it (or its grace period) was
+	// under way: the agent's click or script opened it.
+	if opener := b.pages[info.OpenerID]; opener != nil && (opener.state().Owned || opener.leave.active(time.Now())) {
 		p.owned = true
 	}
 	b.pages[info.TargetID] = p

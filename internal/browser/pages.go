@@ -68,6 +68,47 @@ func (b *Browser) ContextName(p *Page) string {
 	return ""
 }
 
+// Related returns the open pages linked to p by openers, directly or
+// through others, p included: as far as Chrome's targets tell, the pages of
+// its browsing context group, whose scripts can reach one another
+// (window.opener, window.open with a window's name).
+func (b *Browser) Related(p *Page) []*Page {
+	b.synced()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	openers := map[string]string{} // target -> its opener, among open pages
+	for id, q := range b.pages {
+		q.mu.Lock()
+		if o := q.info.OpenerID; o != "" && b.pages[o] != nil {
+			openers[id] = o
+		}
+		q.mu.Unlock()
+	}
+	group := openerGroup(openers, p.TargetID)
+	var out []*Page
+	for _, q := range b.sortedLocked() {
+		if group[q.TargetID] {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// openerGroup returns the targets linked to start through openers (target
+// -> its opener), in either direction, start included.
+func openerGroup(openers map[string]string, start string) map[string]bool {
+	group := map[string]bool{start: true}
+	for grew := true; grew; {
+		grew = false
+		for id, o := range openers {
+			if group[id] != group[o] {
+				group[id], group[o], grew = true, true, true
+			}
+		}
+	}
+	return group
+}
+
 // NewPage opens a blank tab, in the isolated context named isolatedContext
 // when it is not empty, and selects it. background keeps the current tab in
 // front.

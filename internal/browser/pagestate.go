@@ -13,7 +13,8 @@ type PageState struct {
 	ID   int            // the page's id
 	Info cdp.TargetInfo // title, URL, ...: after a navigation, the new URL
 	// Owned says the agent opened the page (with new_page, or as a popup
-	// of a page it opened), as opposed to a tab of the user's.
+	// of a page it opened or that its call on a user's tab opened), as
+	// opposed to a tab of the user's.
 	Owned bool
 	// Crashed is the crash status when the renderer crashed, else "".
 	Crashed string

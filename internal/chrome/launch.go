@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,6 +49,9 @@ type LaunchOptions struct {
 	// EnableExtensions lets the Extensions domain install, list and
 	// uninstall unpacked extensions (--enable-unsafe-extension-debugging).
 	EnableExtensions bool
+	// NoPreloading turns off the profile's speculative loads, which no
+	// DevTools interception sees (see prefs.go): set under a URL policy.
+	NoPreloading bool
 }
 
 // DefaultArgs are the arguments every launched Chrome gets: they keep an
@@ -100,6 +104,13 @@ var DefaultArgs = []string{
 	"--gcm-checkin-url=http://127.0.0.1:9",
 	"--gcm-registration-url=http://127.0.0.1:9",
 	"--gcm-mcs-endpoint=http://127.0.0.1:9",
+	// Autofill asks content-autofill.googleapis.com about every form it
+	// sees; translation has its own servers should the feature come back
+	// on. Checking passwords against leaks and spelling have no switch:
+	// see quietPrefs.
+	"--autofill-server-url=http://127.0.0.1:9/",
+	"--translate-script-url=http://127.0.0.1:9/",
+	"--translate-ranker-model-url=http://127.0.0.1:9/",
 }
 
 // channelPaths lists where each channel's Chrome is usually installed, per OS.
@@ -277,6 +288,16 @@ func Launch(ctx context.Context, opts LaunchOptions, log *slog.Logger, cdpOpts .
 	}
 	if err := os.MkdirAll(profile, 0o700); err != nil {
 		return nil, nil, fmt.Errorf("create profile dir %s: %w", profile, err)
+	}
+	prefs := quietPrefs
+	if opts.NoPreloading {
+		prefs = maps.Clone(quietPrefs)
+		maps.Copy(prefs, noPreloadingPrefs)
+	}
+	if err := setPrefs(profile, prefs); err != nil {
+		p := &Process{removeDir: tempDir}
+		p.removeProfile()
+		return nil, nil, err
 	}
 	args, noSandbox := buildArgs(opts, profile)
 	if noSandbox {

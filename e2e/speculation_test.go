@@ -1,0 +1,121 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// requestLog records the requests a test site received, with their
+// Sec-Purpose header (prefetch, prerender).
+type requestLog struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (l *requestLog) add(r *http.Request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.seen = append(l.seen, r.Host+r.URL.Path+" "+r.Header.Get("Sec-Purpose"))
+}
+
+// matching returns the requests whose line contains substr.
+func (l *requestLog) matching(substr string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, s := range l.seen {
+		if strings.Contains(s, substr) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// speculationSite serves pages under /ok/ whose speculation rules ask
+// Chrome to prefetch and prerender pages under /blocked/, of its own origin
+// and of another site (the same server reached as localhost): inline
+// (/ok/inline) and from a Speculation-Rules header (/ok/header). Each has a
+// link "Go" to its prerendered page; the inline one also has the older
+// <link rel=prefetch> and <link rel=prerender>. Every request is logged.
+func speculationSite(t *testing.T) (*httptest.Server, *requestLog) {
+	log := &requestLog{}
+	var other string
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		log.add(r)
+		rules := func(p string) string {
+			return fmt.Sprintf(`{"prerender":[{"source":"list","urls":["/blocked/%[1]spr","%[2]s/blocked/%[1]sxpr"],"eagerness":"immediate"}],`+
+				`"prefetch":[{"source":"list","urls":["/blocked/%[1]spf","%[2]s/blocked/%[1]sxpf"],"eagerness":"immediate"}]}`, p, other)
+		}
+		switch r.URL.Path {
+		case "/ok/inline":
+			fmt.Fprintf(w, `<title>Inline rules</title><link rel="prefetch" href="/blocked/lpf"><link rel="prerender" href="/blocked/lpr"><a href="/blocked/ipr">Go</a><script type="speculationrules">%s</script>`, rules("i"))
+		case "/ok/header":
+			w.Header().Set("Speculation-Rules", `"/ok/rules.json"`)
+			fmt.Fprint(w, `<title>Header rules</title><a href="/blocked/hpr">Go</a>`)
+		case "/ok/rules.json":
+			w.Header().Set("Content-Type", "application/speculationrules+json")
+			fmt.Fprint(w, rules("h"))
+		default:
+			fmt.Fprintf(w, `<title>Refused page</title><script>document.title = "Refused page ran"</script>`)
+		}
+	}))
+	t.Cleanup(site.Close)
+	other = strings.Replace(site.URL, "127.0.0.1", "localhost", 1)
+	return site, log
+}
+
+// TestSpeculativeLoadsObeyTheURLPolicy checks that speculation rules
+// cannot reach a URL the policy refuses: Chrome makes those prefetches
+// and prerenders itself, where Fetch interception does not see them, and
+// the link to a prefetched page was followed from the prefetch, showing
+// the refused page. Under --blockedUrlPattern and --allowedUrlPattern, for
+// inline rules and a Speculation-Rules header, same-origin and cross-site:
+// no request for a refused URL reaches the server, and following the link
+// is refused.
+//
+// An attached Chrome keeps its own "Preload pages" setting, which nothing
+// over DevTools can change: the server says so at start, and with the
+// setting off the policy holds there too.
+func TestSpeculativeLoadsObeyTheURLPolicy(t *testing.T) {
+	blocked := []string{"--blockedUrlPattern", "*/blocked/*"}
+	for name, start := range map[string]func(t *testing.T) *server{
+		"blocked": func(t *testing.T) *server { return startServer(t, append(blocked, headless...)...) },
+		"allowed": func(t *testing.T) *server {
+			return startServer(t, append([]string{"--allowedUrlPattern", "*/ok/*"}, headless...)...)
+		},
+		"attached": func(t *testing.T) *server {
+			profile := t.TempDir()
+			os.MkdirAll(filepath.Join(profile, "Default"), 0o700)
+			os.WriteFile(filepath.Join(profile, "Default", "Preferences"), []byte(`{"net":{"network_prediction_options":2}}`), 0o600)
+			ws, _, _ := chromiumWith(t, "--user-data-dir="+profile)
+			s := startServer(t, append(blocked, "--browserUrl", browserURL(ws))...)
+			s.ok("new_page", map[string]any{"url": "about:blank"})
+			mustContain(t, s.stderr.String(), "Preload pages")
+			return s
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			site, log := speculationSite(t)
+			s := start(t)
+			for _, path := range []string{"/ok/inline", "/ok/header"} {
+				snap := s.open(site, path)
+				out := s.ok("click", map[string]any{"uid": uidOf(t, snap, `link "Go"`)})
+				if snap := s.ok("take_snapshot", nil); strings.Contains(snap, "Refused page") || strings.Contains(out, "Refused page") {
+					t.Fatalf("%s: the link showed the refused page:\n%s\n%s", path, out, snap)
+				}
+				if list := s.ok("list_pages", nil); strings.Contains(list, "Refused page") {
+					t.Fatalf("%s: a refused page is listed:\n%s", path, list)
+				}
+			}
+			if got := log.matching("/blocked/"); len(got) > 0 {
+				t.Fatalf("requests for refused URLs reached the server:\n%s", strings.Join(got, "\n"))
+			}
+		})
+	}
+}
