@@ -271,40 +271,6 @@ func checkAriaRequiredAttr(_ *Input, pg *page) Outcome {
 	})
 }
 
-func checkAriaAllowedAttr(_ *Input, pg *page) Outcome {
-	// Role-specific attributes on roles that do not support them, for
-	// the few cases that are unambiguous.
-	specific := map[string][]string{
-		"aria-checked": {"checkbox", "menuitemcheckbox", "menuitemradio", "option", "radio", "switch", "treeitem", "gridcell", "cell", "row"},
-		"aria-pressed": {"button"}, "aria-selected": {"gridcell", "option", "row", "tab", "treeitem", "columnheader", "rowheader", "cell"},
-		"aria-level":     {"heading", "listitem", "row", "treeitem", "grid", "treegrid", "tablist", "comment"},
-		"aria-multiline": {"textbox", "searchbox"}, "aria-valuenow": {"meter", "progressbar", "scrollbar", "slider", "spinbutton", "separator"},
-	}
-	return result(pg, pg.ariaElements(), func(i int) string {
-		role := pg.explicitRole(i)
-		if role == "" {
-			return "" // implicit roles: not checked
-		}
-		for k := range pg.node(i).Attrs {
-			if allowed, ok := specific[k]; ok && !slices.Contains(allowed, role) {
-				return "ARIA attribute is not allowed: " + k
-			}
-		}
-		return ""
-	})
-}
-
-func checkAriaConditional(_ *Input, pg *page) Outcome {
-	return result(pg, pg.ariaElements(), func(i int) string {
-		if pg.node(i).Tag == "input" && strings.EqualFold(pg.node(i).Attrs["type"], "checkbox") {
-			if _, ok := pg.attr(i, "aria-checked"); ok {
-				return "Checkbox inputs may not use aria-checked"
-			}
-		}
-		return ""
-	})
-}
-
 func checkAriaProhibited(_ *Input, pg *page) Outcome {
 	is := pg.where(func(i int) bool {
 		_, l := pg.attr(i, "aria-label")
@@ -479,27 +445,4 @@ func (pg *page) descendants(i int) []int {
 	}
 	walk(i)
 	return out
-}
-
-func checkAllowedRole(_ *Input, pg *page) Outcome {
-	is := pg.where(func(i int) bool { return pg.explicitRole(i) != "" })
-	var o Outcome
-	for _, i := range is {
-		tag, role := pg.node(i).Tag, pg.explicitRole(i)
-		bad := false
-		switch tag {
-		case "details", "summary", "main", "header", "footer", "nav":
-			bad = !(tag == "nav" && role == "navigation" || tag == "main" && role == "main")
-			if tag == "header" && (role == "banner" || role == "group" || role == "none" || role == "presentation") || tag == "footer" && (role == "contentinfo" || role == "group" || role == "none" || role == "presentation") {
-				bad = false
-			}
-		}
-		if bad {
-			o.Failing = append(o.Failing, pg.ref(i, "ARIA role "+role+" is not allowed for given element"))
-		}
-	}
-	if len(o.Failing) == 0 {
-		return Outcome{NotApplicable: true}
-	}
-	return o
 }

@@ -15,16 +15,6 @@ func informative(o Outcome) Outcome {
 	return o
 }
 
-func checkButtonName(_ *Input, pg *page) Outcome {
-	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.node(i).Tag == "button" && pg.explicitRole(i) == "" }))
-	return result(pg, is, func(i int) string {
-		if pg.presentational(i) {
-			return ""
-		}
-		return pg.unnamed(i, "inner text that is visible to screen readers")
-	})
-}
-
 func checkInputButtonName(_ *Input, pg *page) Outcome {
 	is := pg.visibleToAT(pg.where(func(i int) bool {
 		n := pg.node(i)
@@ -32,13 +22,6 @@ func checkInputButtonName(_ *Input, pg *page) Outcome {
 		return n.Tag == "input" && (t == "button" || t == "submit" || t == "reset")
 	}))
 	return result(pg, is, func(i int) string { return pg.unnamed(i, "discernible text") })
-}
-
-func checkInputImageAlt(_ *Input, pg *page) Outcome {
-	is := pg.visibleToAT(pg.where(func(i int) bool {
-		return pg.node(i).Tag == "input" && strings.EqualFold(pg.node(i).Attrs["type"], "image")
-	}))
-	return result(pg, is, func(i int) string { return pg.unnamed(i, "an alt attribute") })
 }
 
 func checkImageAlt(_ *Input, pg *page) Outcome {

@@ -82,13 +82,17 @@ func (pg *page) hiddenFromAT(i int) bool {
 		if _, ok := pg.attr(j, "hidden"); ok && pg.node(j).Box == nil {
 			return true
 		}
+		if _, ok := pg.attr(j, "inert"); ok {
+			return true
+		}
 	}
 	n := pg.node(i)
 	if n.Style == nil && n.Box == nil {
 		// display:none (or inside it): no computed style was captured.
 		return true
 	}
-	return false
+	// visibility is inherited: the element's own computed value says.
+	return n.Style != nil && (n.Style.Visibility == "hidden" || n.Style.Visibility == "collapse")
 }
 
 // axOf returns element i's accessibility node, nil when Chrome has none.
