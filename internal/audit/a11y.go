@@ -174,61 +174,6 @@ func checkAriaValidAttr(_ *Input, pg *page) Outcome {
 	})
 }
 
-func checkAriaValidValue(_ *Input, pg *page) Outcome {
-	return result(pg, pg.ariaElements(), func(i int) string {
-		for _, k := range sortedIDs(pg.node(i).Attrs) {
-			v := strings.TrimSpace(pg.node(i).Attrs[k])
-			kind, ok := ariaAttrs[k]
-			if !ok || v == "" {
-				continue
-			}
-			if !validAriaValue(pg, kind, k, v) {
-				return "Invalid ARIA attribute value: " + k + `="` + v + `"`
-			}
-		}
-		return ""
-	})
-}
-
-// validAriaValue checks an aria attribute's value against its type.
-func validAriaValue(pg *page, kind, name, v string) bool {
-	lv := strings.ToLower(v)
-	switch {
-	case kind == "bool":
-		return lv == "true" || lv == "false"
-	case kind == "int":
-		_, err := strconv.Atoi(v)
-		return err == nil
-	case kind == "number":
-		_, err := strconv.ParseFloat(v, 64)
-		return err == nil
-	case kind == "idref":
-		return len(pg.ids[v]) > 0
-	case kind == "idrefs":
-		if name == "aria-describedby" || name == "aria-labelledby" || name == "aria-controls" || name == "aria-owns" || name == "aria-details" || name == "aria-errormessage" || name == "aria-flowto" {
-			// axe passes when at least one referenced id exists, and for
-			// some of these it does not check at all.
-			for _, id := range strings.Fields(v) {
-				if len(pg.ids[id]) > 0 {
-					return true
-				}
-			}
-			return name != "aria-labelledby" && name != "aria-describedby" && name != "aria-owns" && name != "aria-errormessage"
-		}
-		return true
-	case strings.HasPrefix(kind, "token:"):
-		return slices.Contains(strings.Split(kind[6:], ","), lv)
-	case strings.HasPrefix(kind, "tokens:"):
-		for _, t := range strings.Fields(lv) {
-			if !slices.Contains(strings.Split(kind[7:], ","), t) {
-				return false
-			}
-		}
-		return true
-	}
-	return true
-}
-
 func checkAriaRoles(_ *Input, pg *page) Outcome {
 	is := pg.where(func(i int) bool { v, ok := pg.attr(i, "role"); return ok && strings.TrimSpace(v) != "" })
 	return result(pg, is, func(i int) string {
