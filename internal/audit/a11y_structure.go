@@ -208,29 +208,6 @@ func (pg *page) tableOf(i int) int {
 	return pg.ancestor(i, func(j int) bool { return pg.node(j).Tag == "table" })
 }
 
-func checkTdHeadersAttr(_ *Input, pg *page) Outcome {
-	is := pg.where(func(i int) bool {
-		t := pg.node(i).Tag
-		_, ok := pg.attr(i, "headers")
-		return (t == "td" || t == "th") && ok
-	})
-	return result(pg, is, func(i int) string {
-		table := pg.tableOf(i)
-		for _, id := range strings.Fields(pg.node(i).Attrs["headers"]) {
-			found := false
-			for _, j := range pg.ids[id] {
-				if pg.tableOf(j) == table && j != i {
-					found = true
-				}
-			}
-			if !found {
-				return "The headers attribute is not exclusively used to refer to other header cells in the table"
-			}
-		}
-		return ""
-	})
-}
-
 func checkThHasDataCells(_ *Input, pg *page) Outcome {
 	var o Outcome
 	for _, t := range pg.visibleToAT(pg.each("table")) {
@@ -250,45 +227,10 @@ func checkThHasDataCells(_ *Input, pg *page) Outcome {
 	return informative(o)
 }
 
-func checkTdHasHeader(_ *Input, pg *page) Outcome {
-	// Applies to large data tables (3 by 3 or more) only.
-	var applies []int
-	for _, t := range pg.visibleToAT(pg.each("table")) {
-		if pg.presentational(t) {
-			continue
-		}
-		rows := 0
-		maxCells := 0
-		for _, d := range pg.descendants(t) {
-			if pg.node(d).Tag == "tr" && pg.tableOf(d) == t {
-				rows++
-				c := 0
-				for _, k := range pg.children[d] {
-					if pg.node(k).Tag == "td" || pg.node(k).Tag == "th" {
-						c++
-					}
-				}
-				maxCells = max(maxCells, c)
-			}
-		}
-		if rows >= 3 && maxCells >= 3 {
-			applies = append(applies, t)
-		}
-	}
-	return result(pg, applies, func(t int) string {
-		for _, d := range pg.descendants(t) {
-			if pg.node(d).Tag == "th" || pg.node(d).Attrs["scope"] != "" {
-				return ""
-			}
-		}
-		return "Some non-empty data cells do not have table headers"
-	})
-}
-
 func checkTableFakeCaption(_ *Input, pg *page) Outcome {
 	var applies []int
 	for _, t := range pg.visibleToAT(pg.each("table")) {
-		if !pg.presentational(t) && pg.dataTable(t) {
+		if !pg.presentational(t) && pg.isDataTable(t) {
 			applies = append(applies, t)
 		}
 	}
@@ -311,28 +253,6 @@ func checkTableFakeCaption(_ *Input, pg *page) Outcome {
 		}
 		return ""
 	})
-}
-
-// dataTable guesses whether table t holds data rather than layout: it has
-// headers, a caption or a summary.
-func (pg *page) dataTable(t int) bool {
-	if pg.explicitRole(t) == "table" || pg.explicitRole(t) == "grid" {
-		return true
-	}
-	if _, ok := pg.attr(t, "summary"); ok {
-		return true
-	}
-	for _, d := range pg.descendants(t) {
-		switch pg.node(d).Tag {
-		case "th", "caption", "thead", "col", "colgroup", "tfoot":
-			if pg.tableOf(d) == t {
-				return true
-			}
-		case "table":
-			return false
-		}
-	}
-	return false
 }
 
 func checkTableDuplicateName(_ *Input, pg *page) Outcome {

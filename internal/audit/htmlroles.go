@@ -179,10 +179,16 @@ func (pg *page) implicitRole(i int) string {
 		}
 		return "cell"
 	case "th":
-		if a := pg.axOf(i); a != nil && a.Role == "rowheader" {
+		var g [][]int
+		if t := pg.tableOf(i); t >= 0 {
+			g = pg.grid(t)
+		}
+		switch pg.scope(i, g) {
+		case "col", "auto":
+			return "columnheader"
+		case "row":
 			return "rowheader"
 		}
-		return "columnheader"
 	case "tr":
 		return "row"
 	}
