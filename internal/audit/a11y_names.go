@@ -195,52 +195,6 @@ func validLang(v string) bool {
 	return len(prim) == 2 || len(prim) == 3 || prim == "x" || prim == "i"
 }
 
-func checkHTMLLangValid(_ *Input, pg *page) Outcome {
-	if pg.html < 0 {
-		return Outcome{NotApplicable: true}
-	}
-	lang, ok := pg.attr(pg.html, "lang")
-	if !ok || strings.TrimSpace(lang) == "" {
-		return Outcome{NotApplicable: true}
-	}
-	return result(pg, []int{pg.html}, func(i int) string {
-		if !validLang(lang) {
-			return "Value of lang attribute not included in the list of valid languages"
-		}
-		return ""
-	})
-}
-
-func checkXMLLangMismatch(_ *Input, pg *page) Outcome {
-	if pg.html < 0 {
-		return Outcome{NotApplicable: true}
-	}
-	lang, ok1 := pg.attr(pg.html, "lang")
-	xl, ok2 := pg.attr(pg.html, "xml:lang")
-	if !ok1 || !ok2 || !validLang(lang) || !validLang(xl) {
-		return Outcome{NotApplicable: true}
-	}
-	return result(pg, []int{pg.html}, func(i int) string {
-		if !strings.EqualFold(strings.SplitN(lang, "-", 2)[0], strings.SplitN(xl, "-", 2)[0]) {
-			return "Lang and xml:lang attributes do not have the same base language"
-		}
-		return ""
-	})
-}
-
-func checkValidLang(_ *Input, pg *page) Outcome {
-	is := pg.where(func(i int) bool {
-		v, ok := pg.attr(i, "lang")
-		return ok && i != pg.html && strings.TrimSpace(v) != ""
-	})
-	return result(pg, is, func(i int) string {
-		if !validLang(pg.node(i).Attrs["lang"]) {
-			return "Value of lang attribute not included in the list of valid languages"
-		}
-		return ""
-	})
-}
-
 func checkTabindex(_ *Input, pg *page) Outcome {
 	is := pg.where(func(i int) bool { _, ok := pg.attr(i, "tabindex"); return ok })
 	return result(pg, is, func(i int) string {
