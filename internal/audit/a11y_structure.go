@@ -309,11 +309,12 @@ func (pg *page) targets() []int {
 	})
 }
 
-// blockish reports whether a display value starts a block of text.
+// blockish reports whether a display value starts a block of text, as
+// axe-core tells blocks (inline-block is not one).
 func blockish(display string) bool {
 	switch display {
-	case "block", "list-item", "table", "flex", "grid", "flow-root", "inline-block", "":
-		return display != ""
+	case "block", "list-item", "table", "flex", "grid":
+		return true
 	}
 	return strings.HasPrefix(display, "table-")
 }
@@ -344,12 +345,12 @@ func (pg *page) inTextBlock(i int, anyText, inlineBlock bool) bool {
 	if s == nil {
 		return false
 	}
-	if s.Display != "inline-block" && blockish(s.Display) || !inlineBlock && (s.Display == "inline-block" || s.Display == "inline-flex" || s.Display == "inline-grid") {
+	if blockish(s.Display) || !inlineBlock && (s.Display == "inline-block" || s.Display == "inline-flex" || s.Display == "inline-grid") {
 		return false
 	}
 	block := pg.ancestor(i, func(j int) bool {
 		st := pg.node(j).Style
-		return st == nil || blockish(st.Display) && st.Display != "inline-block" || st.Display == "inline-block"
+		return st == nil || blockish(st.Display)
 	})
 	if block < 0 {
 		return false
