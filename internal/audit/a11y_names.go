@@ -39,18 +39,54 @@ func checkImageAlt(_ *Input, pg *page) Outcome {
 }
 
 func checkRedundantAlt(_ *Input, pg *page) Outcome {
+	// axe-core fails an image whose name is exactly the visible text of
+	// the button, link, paragraph, list item or cell it is in.
 	var o Outcome
-	for _, i := range pg.each("img") {
-		alt := strings.ToLower(strings.TrimSpace(pg.node(i).Attrs["alt"]))
-		if alt == "" {
+	for _, i := range pg.visibleToAT(pg.each("img")) {
+		if r := pg.role(i); r == "none" || r == "presentation" {
 			continue
 		}
-		p := pg.node(i).Parent
-		if p >= 0 && strings.Contains(strings.ToLower(pg.text(p, 500)), alt) && (pg.node(p).Tag == "a" || pg.node(p).Tag == "button") {
-			o.Failing = append(o.Failing, pg.ref(i, "Element does not have an alt attribute that duplicates nearby text"))
+		p := pg.ancestor(i, func(j int) bool {
+			n := pg.node(j)
+			switch n.Tag {
+			case "button", "p", "li", "td", "th":
+				return true
+			case "a":
+				return hasAttr(n, "href")
+			}
+			return strings.TrimSpace(strings.ToLower(n.Attrs["role"])) == "button"
+		})
+		if p < 0 {
+			continue
+		}
+		name := pg.name(i)
+		if name == "" {
+			name = strings.TrimSpace(pg.node(i).Attrs["alt"])
+		}
+		if v := strings.ToLower(pg.visibleText(p)); v != "" && v == strings.ToLower(strings.Join(strings.Fields(name), " ")) {
+			o.Failing = append(o.Failing, pg.ref(i, "Fix all of the following:\n  Element does not have an alt attribute that duplicates nearby text"))
 		}
 	}
 	return informative(o)
+}
+
+// visibleText returns the text element i shows on screen, white space
+// collapsed.
+func (pg *page) visibleText(i int) string {
+	var b strings.Builder
+	var walk func(j int)
+	walk = func(j int) {
+		n := pg.node(j)
+		if !pg.rendered(j) || n.Tag == "script" || n.Tag == "style" {
+			return
+		}
+		b.WriteString(" " + n.Text + " ")
+		for _, c := range pg.children[j] {
+			walk(c)
+		}
+	}
+	walk(i)
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // formField reports whether element i is a form field the label rule
