@@ -16,24 +16,24 @@ func checks() map[string]check {
 	m := map[string]check{
 		"accesskeys":                 checkAccesskeys,
 		"aria-allowed-attr":          checkAriaAllowedAttr,
-		"aria-command-name":          roleName("button", "link", "menuitem"),
+		"aria-command-name":          roleName(true, "button", "link", "menuitem"),
 		"aria-conditional-attr":      checkAriaConditional,
 		"aria-deprecated-role":       checkDeprecatedRole,
-		"aria-dialog-name":           roleName("dialog", "alertdialog"),
+		"aria-dialog-name":           roleName(false, "dialog", "alertdialog"),
 		"aria-hidden-body":           checkAriaHiddenBody,
 		"aria-hidden-focus":          checkAriaHiddenFocus,
-		"aria-input-field-name":      roleName("combobox", "listbox", "searchbox", "slider", "spinbutton", "textbox"),
-		"aria-meter-name":            roleName("meter"),
-		"aria-progressbar-name":      roleName("progressbar"),
+		"aria-input-field-name":      roleName(false, "combobox", "listbox", "searchbox", "slider", "spinbutton", "textbox"),
+		"aria-meter-name":            roleName(false, "meter"),
+		"aria-progressbar-name":      roleName(false, "progressbar"),
 		"aria-prohibited-attr":       checkAriaProhibited,
 		"aria-required-attr":         checkAriaRequiredAttr,
 		"aria-required-children":     checkRequiredChildren,
 		"aria-required-parent":       checkRequiredParent,
 		"aria-roles":                 checkAriaRoles,
 		"aria-text":                  checkAriaText,
-		"aria-toggle-field-name":     roleName("checkbox", "menuitemcheckbox", "menuitemradio", "radio", "switch", "option"),
-		"aria-tooltip-name":          roleName("tooltip"),
-		"aria-treeitem-name":         roleName("treeitem"),
+		"aria-toggle-field-name":     roleName(true, "checkbox", "menuitemcheckbox", "menuitemradio", "radio", "switch", "option"),
+		"aria-tooltip-name":          roleName(true, "tooltip"),
+		"aria-treeitem-name":         roleName(true, "treeitem"),
 		"aria-valid-attr-value":      checkAriaValidValue,
 		"aria-valid-attr":            checkAriaValidAttr,
 		"aria-allowed-role":          checkAllowedRole,
@@ -129,11 +129,38 @@ func (pg *page) unnamed(i int, what string) string {
 	return "Fix any of the following:\n  Element does not have " + what
 }
 
-func roleName(roles ...string) check {
+// namedNatively are the elements HTML gives a naming method of their own
+// (content, alt, labels, legend, caption...): the ARIA name rules leave
+// them to the native rules.
+var namedNatively = setOf("area", "br", "button", "fieldset", "figure", "hr", "img", "input", "output", "select", "summary", "svg", "table", "textarea")
+
+// roleName is the check of an ARIA name rule: elements whose role
+// attribute is one of roles, with no native naming method, must be named
+// by aria-label, aria-labelledby or a title, or, with fromText, by the
+// text they show.
+func roleName(fromText bool, roles ...string) check {
 	return func(_ *Input, pg *page) Outcome {
 		set := setOf(roles...)
-		is := pg.visibleToAT(pg.where(func(i int) bool { return set[pg.explicitRole(i)] }))
-		return result(pg, is, func(i int) string { return pg.unnamed(i, "an accessible name") })
+		is := pg.visibleToAT(pg.where(func(i int) bool {
+			n := pg.node(i)
+			if !set[n.Attrs["role"]] || namedNatively[n.Tag] || n.Tag == "a" && hasAttr(n, "href") {
+				return false
+			}
+			if n.Attrs["role"] == "combobox" {
+				for _, d := range pg.descendants(i) {
+					if pg.node(d).Tag == "input" && !strings.EqualFold(pg.node(d).Attrs["type"], "hidden") {
+						return false
+					}
+				}
+			}
+			return true
+		}))
+		return result(pg, is, func(i int) string {
+			if pg.authorNamed(i) || fromText && pg.visibleText(i) != "" {
+				return ""
+			}
+			return "Fix any of the following:\n  Element does not have text that is visible to screen readers\n  aria-label attribute does not exist or is empty\n  aria-labelledby attribute does not exist, references elements that do not exist or references elements that are empty\n  Element has no title attribute or the title attribute is empty"
+		})
 	}
 }
 
