@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // headingLevel returns element i's heading level, 0 when it is no heading.
@@ -269,22 +270,51 @@ func checkTableDuplicateName(_ *Input, pg *page) Outcome {
 }
 
 func checkLabelContentMismatch(_ *Input, pg *page) Outcome {
-	is := pg.where(func(i int) bool {
-		if _, ok := pg.attr(i, "aria-label"); !ok {
-			if _, ok := pg.attr(i, "aria-labelledby"); !ok {
-				return false
+	// Widgets named from their content but labelled by the author: the
+	// label must contain the text they show (compared without
+	// punctuation; a text of one character is left for review).
+	is := pg.visibleToAT(pg.where(func(i int) bool {
+		d, _ := modelOf(pg.role(i))
+		return d.kind == "widget" && d.fromContent && pg.authorLabel(i) != "" && pg.visibleText(i) != ""
+	}))
+	return result(pg, is, func(i int) string {
+		shown, label := curated(pg.visibleText(i)), curated(pg.authorLabel(i))
+		if len([]rune(shown)) <= 1 || len([]rune(label)) <= 1 || strings.Contains(label, shown) {
+			return ""
+		}
+		return "Fix all of the following:\n  Element has text that is not part of the accessible name"
+	})
+}
+
+// authorLabel is element i's aria-label, or else the text of what its
+// aria-labelledby names.
+func (pg *page) authorLabel(i int) string {
+	if l := strings.TrimSpace(pg.node(i).Attrs["aria-label"]); l != "" {
+		return l
+	}
+	var parts []string
+	for _, id := range strings.Fields(pg.node(i).Attrs["aria-labelledby"]) {
+		for _, j := range pg.ids[id][:min(1, len(pg.ids[id]))] {
+			if l := strings.TrimSpace(pg.node(j).Attrs["aria-label"]); l != "" {
+				parts = append(parts, l)
+			} else {
+				parts = append(parts, pg.contentText(j, false))
 			}
 		}
-		r := pg.explicitRole(i)
-		t := pg.node(i).Tag
-		return (widgetRoles[r] || r == "" && (t == "a" || t == "button")) && pg.text(i, 200) != "" && !pg.hiddenFromAT(i)
-	})
-	return result(pg, is, func(i int) string {
-		if !strings.Contains(strings.ToLower(pg.name(i)), strings.ToLower(pg.text(i, 200))) {
-			return "Element has text that is not part of the accessible name"
+	}
+	return strings.TrimSpace(strings.Join(parts, " "))
+}
+
+// curated lowers s and drops punctuation and symbols, white space
+// collapsed, for comparing a label with shown text.
+func curated(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsPunct(r) || unicode.IsSymbol(r) || r > 0xFFFF {
+			return ' '
 		}
-		return ""
-	})
+		return unicode.ToLower(r)
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // targets are the elements the target-size rule measures: rendered
