@@ -25,16 +25,19 @@ func checkInputButtonName(_ *Input, pg *page) Outcome {
 }
 
 func checkImageAlt(_ *Input, pg *page) Outcome {
-	is := pg.visibleToAT(pg.where(func(i int) bool {
-		n := pg.node(i)
-		return n.Tag == "img" || (pg.explicitRole(i) == "img" && n.Tag != "svg")
-	}))
+	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.node(i).Tag == "img" && pg.nameRequiredOrNone(i) }))
 	return result(pg, is, func(i int) string {
-		n := pg.node(i)
-		if _, ok := n.Attrs["alt"]; ok || pg.presentational(i) {
+		alt, ok := pg.attr(i, "alt")
+		if ok && alt != "" && strings.TrimSpace(alt) == "" {
+			return "Fix all of the following:\n  Element has an alt attribute containing only a space character"
+		}
+		if ok || pg.authorNamed(i) {
 			return ""
 		}
-		return pg.unnamed(i, "an alt attribute")
+		if r := pg.role(i); r == "none" || r == "presentation" {
+			return ""
+		}
+		return "Fix any of the following:\n  Element does not have an alt attribute\n  aria-label attribute does not exist or is empty\n  aria-labelledby attribute does not exist, references elements that do not exist or references elements that are empty\n  Element has no title attribute\n  Element's default semantics were not overridden with role=\"none\" or role=\"presentation\""
 	})
 }
 
@@ -150,16 +153,12 @@ func checkMultipleLabels(_ *Input, pg *page) Outcome {
 }
 
 func checkLinkName(_ *Input, pg *page) Outcome {
-	is := pg.visibleToAT(pg.where(func(i int) bool {
-		n := pg.node(i)
-		_, href := n.Attrs["href"]
-		return n.Tag == "a" && href && (pg.explicitRole(i) == "" || pg.explicitRole(i) == "link") && pg.rendered(i)
-	}))
+	is := pg.visibleToAT(pg.where(func(i int) bool { return pg.node(i).Tag == "a" && hasAttr(pg.node(i), "href") }))
 	return result(pg, is, func(i int) string {
-		if pg.name(i) != "" {
+		if pg.contentText(i, true) != "" || pg.authorNamed(i) {
 			return ""
 		}
-		return "Fix all of the following:\n  Element is in tab order and does not have accessible text\n\nFix any of the following:\n  Element does not have text that is visible to screen readers\n  aria-label attribute does not exist or is empty\n  Element has no title attribute"
+		return "Fix all of the following:\n  Element is in tab order and does not have accessible text\n\nFix any of the following:\n  Element does not have text that is visible to screen readers\n  aria-label attribute does not exist or is empty\n  aria-labelledby attribute does not exist, references elements that do not exist or references elements that are empty\n  Element has no title attribute"
 	})
 }
 
@@ -308,19 +307,38 @@ func checkAutocomplete(_ *Input, pg *page) Outcome {
 	})
 }
 
+// chromiumRoles are the elements Chromium gives a role of its own where
+// HTML gives none.
+var chromiumRoles = setOf("audio", "canvas", "dl", "embed", "iframe", "label", "meter", "object", "svg", "video")
+
 func checkPresentationConflict(_ *Input, pg *page) Outcome {
-	is := pg.where(func(i int) bool { return pg.presentational(i) })
-	return result(pg, is, func(i int) string {
-		for k := range pg.node(i).Attrs {
-			if globalAttrs[k] && k != "aria-hidden" {
-				return "Element has a global ARIA attribute"
-			}
+	is := pg.visibleToAT(pg.where(func(i int) bool {
+		n := pg.node(i)
+		alt, ok := n.Attrs["alt"]
+		r, hasRole := n.Attrs["role"]
+		if !(n.Tag == "img" && ok && alt == "" || hasRole && (r == "none" || r == "presentation")) {
+			return false
 		}
-		if pg.focusable(i) {
-			return "Element is focusable"
+		return chromiumRoles[n.Tag] || pg.implicitRoleIgnoringPresentation(i) != ""
+	}))
+	return result(pg, is, func(i int) string {
+		if pg.hasGlobalAria(i) {
+			return "Fix all of the following:\n  Element has a global ARIA attribute"
+		}
+		if pg.axeFocusable(i) {
+			return "Fix all of the following:\n  Element is focusable"
 		}
 		return ""
 	})
+}
+
+// implicitRoleIgnoringPresentation is element i's implicit role, an
+// image with empty alt counting as one.
+func (pg *page) implicitRoleIgnoringPresentation(i int) string {
+	if pg.node(i).Tag == "img" {
+		return "img"
+	}
+	return pg.implicitRole(i)
 }
 
 func checkDuplicateIDAria(_ *Input, pg *page) Outcome {
