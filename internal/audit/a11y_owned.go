@@ -14,7 +14,7 @@ import (
 func (pg *page) owned(i int) []int {
 	out := slices.Clone(pg.children[i])
 	for _, id := range strings.Fields(pg.node(i).Attrs["aria-owns"]) {
-		if refs := pg.ids[id]; len(refs) > 0 && !slices.Contains(out, refs[0]) {
+		if refs := pg.byID(i, id); len(refs) > 0 && !slices.Contains(out, refs[0]) {
 			out = append(out, refs[0])
 		}
 	}

@@ -181,7 +181,7 @@ func checkSkipLink(_ *Input, pg *page) Outcome {
 		return b != nil && (b[0]+b[2] <= 0 || b[1]+b[3] <= 0 || b[2] <= 1 && b[3] <= 1)
 	})
 	return result(pg, is, func(i int) string {
-		if len(pg.ids[pg.node(i).Attrs["href"][1:]]) == 0 {
+		if len(pg.byID(i, pg.node(i).Attrs["href"][1:])) == 0 {
 			return "The skip-link target does not exist"
 		}
 		return ""
@@ -294,7 +294,7 @@ func (pg *page) authorLabel(i int) string {
 	}
 	var parts []string
 	for _, id := range strings.Fields(pg.node(i).Attrs["aria-labelledby"]) {
-		for _, j := range pg.ids[id][:min(1, len(pg.ids[id]))] {
+		for _, j := range pg.byID(i, id)[:min(1, len(pg.byID(i, id)))] {
 			if l := strings.TrimSpace(pg.node(j).Attrs["aria-label"]); l != "" {
 				parts = append(parts, l)
 			} else {

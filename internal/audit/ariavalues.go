@@ -47,10 +47,10 @@ func (pg *page) validValue(i int, name, v string) bool {
 		m := decimalRE.FindStringSubmatch(v)
 		return m != nil && (m[1] != "" || m[2] != "")
 	case kind == "idref" || name == "aria-details" || name == "aria-errormessage":
-		return v != "" && len(pg.ids[v]) > 0
+		return v != "" && len(pg.byID(i, v)) > 0
 	case kind == "idrefs":
 		for _, id := range strings.Fields(v) {
-			if len(pg.ids[id]) > 0 {
+			if len(pg.byID(i, id)) > 0 {
 				return true
 			}
 		}
@@ -123,7 +123,7 @@ func (pg *page) errorMessageFault(i int) string {
 	if len(toks) > 1 {
 		return `aria-errormessage="` + v + `" (one id only)`
 	}
-	refs := pg.ids[toks[0]]
+	refs := pg.byID(i, toks[0])
 	if len(refs) == 0 {
 		return ""
 	}

@@ -200,7 +200,7 @@ func (pg *page) inputRole(i int) string {
 	n := pg.node(i)
 	list := false
 	if id := n.Attrs["list"]; id != "" {
-		for _, j := range pg.ids[id] {
+		for _, j := range pg.byID(i, id) {
 			list = list || pg.node(j).Tag == "datalist"
 		}
 	}

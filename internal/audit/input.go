@@ -59,10 +59,14 @@ type Document struct {
 // Node is one element of the document, in document order. Parent is the
 // index of its parent element in Input.Nodes, -1 for the root.
 type Node struct {
-	Backend int               `json:"b"`
-	Parent  int               `json:"p"`
-	Tag     string            `json:"t"` // lower case
-	Attrs   map[string]string `json:"a,omitempty"`
+	Backend int `json:"b"`
+	Parent  int `json:"p"`
+	// Frame numbers the document the element is in: 0 for the main
+	// document, others for the documents of its frames (whose root
+	// element's Parent is the frame element).
+	Frame int               `json:"f,omitempty"`
+	Tag   string            `json:"t"` // lower case
+	Attrs map[string]string `json:"a,omitempty"`
 	// Text is the text of the node's own text children, joined.
 	Text string `json:"x,omitempty"`
 	// Box is the border box in CSS pixels of the page (x, y, width,

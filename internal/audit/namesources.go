@@ -17,7 +17,7 @@ func (pg *page) ariaLabelled(i int) bool {
 // accessible name computation).
 func (pg *page) labelledBy(i int) bool {
 	for _, id := range strings.Fields(pg.node(i).Attrs["aria-labelledby"]) {
-		for _, j := range pg.ids[id] {
+		for _, j := range pg.byID(i, id) {
 			if pg.ariaLabelled(j) || pg.contentText(j, false) != "" {
 				return true
 			}

@@ -26,9 +26,11 @@ func newPage(in *Input) *page {
 			pg.children[n.Parent] = append(pg.children[n.Parent], i)
 		}
 		if id := n.Attrs["id"]; id != "" {
-			pg.ids[id] = append(pg.ids[id], i)
+			k := idKey(n.Frame, id)
+			pg.ids[k] = append(pg.ids[k], i)
 		}
 		switch {
+		case n.Frame != 0:
 		case n.Tag == "html" && pg.html < 0:
 			pg.html = i
 		case n.Tag == "body" && pg.body < 0:
@@ -42,6 +44,20 @@ func newPage(in *Input) *page {
 		}
 	}
 	return pg
+}
+
+// idKey is the key of an id in page.ids: ids are scoped to their
+// document (the main one, frame 0, keeps the bare id).
+func idKey(frame int, id string) string {
+	if frame == 0 {
+		return id
+	}
+	return strconv.Itoa(frame) + "\x00" + id
+}
+
+// byID returns the elements with an id in element i's document.
+func (pg *page) byID(i int, id string) []int {
+	return pg.ids[idKey(pg.node(i).Frame, id)]
 }
 
 // node returns element i.
@@ -184,7 +200,7 @@ func (pg *page) nodeRef(i int, explanation string) *NodeRef {
 // tag, #id or .class, closest first.
 func (pg *page) selector(i int) string {
 	var parts []string
-	for j := i; j >= 0 && len(parts) < 4; j = pg.node(j).Parent {
+	for j := i; j >= 0 && len(parts) < 4 && pg.node(j).Frame == pg.node(i).Frame; j = pg.node(j).Parent {
 		n := pg.node(j)
 		if n.Tag == "html" && len(parts) > 0 {
 			break
@@ -207,17 +223,26 @@ func (pg *page) selector(i int) string {
 // path is Lighthouse's node path: child index and tag of each element
 // from the root.
 func (pg *page) path(i int) string {
+	// A frame's document joins the path of its frame element with "/".
+	var b []string
 	var parts []string
 	for j := i; j >= 0; j = pg.node(j).Parent {
 		p := pg.node(j).Parent
 		idx := 0
-		if p >= 0 {
+		if p >= 0 && pg.node(p).Frame == pg.node(j).Frame {
 			idx = slices.Index(pg.children[p], j)
 		}
 		parts = append(parts, strings.ToUpper(pg.node(j).Tag), strconv.Itoa(idx))
+		if p >= 0 && pg.node(p).Frame != pg.node(j).Frame {
+			slices.Reverse(parts)
+			b = append(b, strings.Join(parts, ","))
+			parts = nil
+		}
 	}
 	slices.Reverse(parts)
-	return strings.Join(parts, ",")
+	b = append(b, strings.Join(parts, ","))
+	slices.Reverse(b)
+	return strings.Join(b, "/")
 }
 
 // snippet is element i's start tag, long attribute values shortened.

@@ -237,7 +237,7 @@ func (pg *page) scope(c int, g [][]int) string {
 func (pg *page) headers(c int, g [][]int) []int {
 	var out []int
 	for _, id := range strings.Fields(pg.node(c).Attrs["headers"]) {
-		out = append(out, pg.ids[id]...)
+		out = append(out, pg.byID(c, id)...)
 	}
 	if len(out) > 0 {
 		return out

@@ -36,13 +36,18 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	if len(snap.Documents) == 0 {
 		return nil, errors.New("audit: the page has no document")
 	}
-	in.Nodes = domNodes(snap.Documents[0], snap.Strings)
-	ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{})
-	if err != nil {
-		return nil, fmt.Errorf("audit: accessibility tree: %w", err)
-	}
-	for _, n := range ax.Nodes {
-		in.AX = append(in.AX, audit.AXNode{Backend: n.BackendDOMNodeID, Role: n.Role.String(), Name: n.Name.String(), Ignored: n.Ignored})
+	frames := auditFrames(&snap, in)
+	for k, frameID := range append([]string{""}, frames...) {
+		ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{FrameID: frameID})
+		if err != nil {
+			if k > 0 {
+				continue // the frame went away meanwhile
+			}
+			return nil, fmt.Errorf("audit: accessibility tree: %w", err)
+		}
+		for _, n := range ax.Nodes {
+			in.AX = append(in.AX, audit.AXNode{Backend: n.BackendDOMNodeID, Role: n.Role.String(), Name: n.Name.String(), Ignored: n.Ignored})
+		}
 	}
 	if err := p.auditFacts(ctx, s, in); err != nil {
 		return nil, err
@@ -59,10 +64,48 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	return in, nil
 }
 
-// domNodes flattens the elements of a snapshot document, in document
-// order, leaving out shadow trees and pseudo-elements (which axe's DOM
-// walk and the facts script do not see either).
-func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
+// maxAuditFrames caps the frame documents an audit reads, so that a page
+// of many frames stays quick to audit.
+const maxAuditFrames = 30
+
+// auditFrames flattens the main document and the documents of its
+// in-process frames (as axe-core audits frames' documents too) into
+// in.Nodes, and returns the frames' ids, in the order of their frame
+// numbers. Cross-process frames are not in the snapshot and are left out.
+func auditFrames(snap *cdp.CaptureSnapshotResult, in *audit.Input) []string {
+	type pending struct{ doc, owner int }
+	var ids []string
+	queue := []pending{{0, -1}}
+	seen := map[int]bool{0: true}
+	for frame := 0; len(queue) > 0 && frame <= maxAuditFrames; frame++ {
+		p := queue[0]
+		queue = queue[1:]
+		if frame > 0 {
+			id := snap.Documents[p.doc].FrameID
+			if id < 0 || id >= len(snap.Strings) {
+				continue
+			}
+			ids = append(ids, snap.Strings[id])
+		}
+		var kids [][2]int
+		in.Nodes, kids = domNodes(in.Nodes, snap.Documents[p.doc], snap.Strings, p.owner, frame)
+		for _, k := range kids {
+			if k[1] > 0 && k[1] < len(snap.Documents) && !seen[k[1]] {
+				seen[k[1]] = true
+				queue = append(queue, pending{k[1], k[0]})
+			}
+		}
+	}
+	return ids
+}
+
+// domNodes appends the elements of a snapshot document to out, in
+// document order, leaving out shadow trees and pseudo-elements (which
+// axe's DOM walk and the facts script do not see either). The document's
+// root element hangs under element owner (-1 for the main document) and
+// its elements are numbered frame. It returns, for each frame element,
+// its index in out and its document's index in the snapshot.
+func domNodes(out []audit.Node, d cdp.DocumentSnapshot, str []string, owner, frame int) ([]audit.Node, [][2]int) {
 	at := func(i int) string {
 		if i < 0 || i >= len(str) {
 			return ""
@@ -81,8 +124,14 @@ func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
 	for li, ni := range d.Layout.NodeIndex {
 		layout[ni] = li
 	}
+	content := map[int]int{}
+	for k, i := range nd.ContentDocumentIndex.Index {
+		if k < len(nd.ContentDocumentIndex.Value) {
+			content[i] = nd.ContentDocumentIndex.Value[k]
+		}
+	}
+	var frames [][2]int
 	elem := make([]int, len(nd.NodeType)) // snapshot index -> element index, -1
-	var out []audit.Node
 	for i := range nd.NodeType {
 		elem[i] = -1
 		parent := -1
@@ -95,13 +144,13 @@ func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
 		if skip[i] {
 			continue
 		}
-		pe := -1
+		pe := owner
 		if parent >= 0 {
 			pe = elem[parent]
 		}
 		switch nd.NodeType[i] {
 		case 1:
-			n := audit.Node{Backend: nd.BackendNodeID[i], Parent: pe, Tag: strings.ToLower(at(nd.NodeName[i]))}
+			n := audit.Node{Backend: nd.BackendNodeID[i], Parent: pe, Frame: frame, Tag: strings.ToLower(at(nd.NodeName[i]))}
 			if i < len(nd.Attributes) && len(nd.Attributes[i]) > 0 {
 				n.Attrs = map[string]string{}
 				a := nd.Attributes[i]
@@ -124,9 +173,12 @@ func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
 					Opacity: v(5), Display: v(6), Visibility: v(7), TextDecoration: v(8), BorderBottom: v(9), Position: v(10), ObjectFit: v(11)}
 			}
 			elem[i] = len(out)
+			if doc, ok := content[i]; ok {
+				frames = append(frames, [2]int{len(out), doc})
+			}
 			out = append(out, n)
 		case 3:
-			if pe >= 0 {
+			if pe >= 0 && out[pe].Frame == frame {
 				if t := strings.TrimSpace(at(nd.NodeValue[i])); t != "" {
 					if out[pe].Text != "" {
 						out[pe].Text += " "
@@ -138,11 +190,11 @@ func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
 			}
 		default:
 			// Documents, doctypes, comments: their children (for a
-			// document, the root element) hang under no element.
+			// document, the root element) hang under the owner.
 			elem[i] = pe
 		}
 	}
-	return out
+	return out, frames
 }
 
 // auditFacts runs audit-facts.js in an isolated world and copies what it
@@ -184,6 +236,9 @@ func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) 
 	img, fld := 0, 0
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
+		if n.Frame != 0 {
+			break // frames' documents come after the main one's
+		}
 		switch n.Tag {
 		case "img":
 			if img < len(f.Images) {
