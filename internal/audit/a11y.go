@@ -165,14 +165,20 @@ func roleName(fromText bool, roles ...string) check {
 }
 
 func checkAccesskeys(_ *Input, pg *page) Outcome {
-	seen := map[string]int{}
-	is := pg.where(func(i int) bool { _, ok := pg.attr(i, "accesskey"); return ok })
+	// axe-core flags the first element of each set sharing a key.
+	count := map[string]int{}
+	first := map[string]int{}
+	is := pg.visibleToAT(pg.where(func(i int) bool { _, ok := pg.attr(i, "accesskey"); return ok }))
 	for _, i := range is {
-		seen[strings.ToLower(pg.node(i).Attrs["accesskey"])]++
+		k := strings.ToUpper(pg.node(i).Attrs["accesskey"])
+		if count[k] == 0 {
+			first[k] = i
+		}
+		count[k]++
 	}
 	return result(pg, is, func(i int) string {
-		if seen[strings.ToLower(pg.node(i).Attrs["accesskey"])] > 1 {
-			return "Document has multiple elements with the same accesskey"
+		if k := strings.ToUpper(pg.node(i).Attrs["accesskey"]); count[k] > 1 && first[k] == i {
+			return "Fix all of the following:\n  Document has multiple elements with the same accesskey"
 		}
 		return ""
 	})
@@ -303,7 +309,7 @@ func (pg *page) focusable(i int) bool {
 
 func checkAriaHiddenFocus(_ *Input, pg *page) Outcome {
 	is := pg.where(func(i int) bool {
-		return strings.EqualFold(strings.TrimSpace(pg.node(i).Attrs["aria-hidden"]), "true") && i != pg.body
+		return pg.node(i).Attrs["aria-hidden"] == "true"
 	})
 	return result(pg, is, func(i int) string {
 		var bad bool

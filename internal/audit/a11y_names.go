@@ -1,9 +1,13 @@
 package audit
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/english"
 )
 
 // informative turns an outcome with nothing found into not applicable, as
@@ -137,17 +141,30 @@ func checkSelectName(_ *Input, pg *page) Outcome {
 }
 
 func checkMultipleLabels(_ *Input, pg *page) Outcome {
-	count := map[string]int{}
-	for _, l := range pg.each("label") {
-		if f := pg.node(l).Attrs["for"]; f != "" {
-			count[f]++
-		}
-	}
+	// A field with several labels fails only when at most one of them is
+	// shown to assistive technology and aria-labelledby does not pick
+	// it; several shown labels are left for review, as axe-core does.
 	var o Outcome
-	for id, c := range count {
-		if c > 1 && len(pg.ids[id]) > 0 {
-			o.Failing = append(o.Failing, pg.ref(pg.ids[id][0], "Form field has multiple label elements"))
+	for _, i := range pg.visibleToAT(pg.where(pg.formField)) {
+		var labels []int
+		if l := pg.ancestor(i, func(j int) bool { return pg.node(j).Tag == "label" }); l >= 0 {
+			labels = append(labels, l)
 		}
+		if id := pg.node(i).Attrs["id"]; id != "" {
+			for _, l := range pg.each("label") {
+				if pg.node(l).Attrs["for"] == id && pg.node(l).Frame == pg.node(i).Frame && !slices.Contains(labels, l) {
+					labels = append(labels, l)
+				}
+			}
+		}
+		if len(labels) < 2 {
+			continue
+		}
+		shown := slices.DeleteFunc(slices.Clone(labels), pg.hiddenFromAT)
+		if len(shown) > 1 || len(shown) == 1 && slices.Contains(strings.Fields(pg.node(i).Attrs["aria-labelledby"]), pg.node(shown[0]).Attrs["id"]) {
+			continue
+		}
+		o.Failing = append(o.Failing, pg.ref(i, "Fix all of the following:\n  Form field has multiple label elements"))
 	}
 	return informative(o)
 }
@@ -341,7 +358,7 @@ func (pg *page) implicitRoleIgnoringPresentation(i int) string {
 	return pg.implicitRole(i)
 }
 
-func checkDuplicateIDAria(_ *Input, pg *page) Outcome {
+func duplicateAriaIDs(_ *Input, pg *page) Outcome {
 	refd := map[string]bool{}
 	for _, n := range pg.in.Nodes {
 		for _, a := range []string{"aria-labelledby", "aria-describedby", "aria-controls", "aria-owns", "aria-activedescendant", "for"} {
@@ -357,4 +374,26 @@ func checkDuplicateIDAria(_ *Input, pg *page) Outcome {
 		}
 	}
 	return informative(o)
+}
+
+// forReview turns what a check found into not applicable with the
+// reason: axe-core 4.12 leaves these rules' findings for a person to
+// review and never fails them, so Lighthouse does not either.
+func forReview(o Outcome, what string) Outcome {
+	if len(o.Failing) == 0 {
+		return Outcome{NotApplicable: true}
+	}
+	return Outcome{NotApplicable: true, Reason: fmt.Sprintf("For review, not scored (as axe-core leaves it): %s on %s.", what, english.Count(len(o.Failing), "element", "elements"))}
+}
+
+func checkVideoCaption(in *Input, pg *page) Outcome {
+	return forReview(videosWithoutCaptions(in, pg), "no captions track")
+}
+
+func checkThHasDataCells(in *Input, pg *page) Outcome {
+	return forReview(headersWithoutCells(in, pg), "header cells without data cells")
+}
+
+func checkDuplicateIDAria(in *Input, pg *page) Outcome {
+	return forReview(duplicateAriaIDs(in, pg), "ids referenced by ARIA used more than once")
 }

@@ -160,6 +160,8 @@ for (const page of pages) {
   await send('Target.closeTarget', { targetId });
 }
 ws.close();
+const exited = new Promise((ok) => chrome.once('exit', ok));
 chrome.kill();
+await exited;
 server.close();
-rmSync(profile, { recursive: true, force: true });
+rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
