@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // axeAnswer is what testdata/axe/record.mjs wrote for one page: per
@@ -45,8 +46,17 @@ func (a agreement) precision() float64 {
 
 // axeFloor is the least recall and precision a rule must keep against
 // axe-core on the corpus, in percent. Rules not listed must agree at 98%.
-// Rules below that are the known gaps, with the figures they reach now.
-var axeFloor = map[string][2]float64{}
+// Rules below that are the known gaps, with the figures they reach now:
+//   - target-size: two undersized inputs with an explicit role that axe
+//     fails for their spacing are passed (its neighbour search measures
+//     what is around a target differently);
+//   - aria-hidden-focus: axe leaves a focusable element in aria-hidden
+//     content for review when a dialog is on the page (it may be a modal
+//     that hides the rest); we fail it.
+var axeFloor = map[string][2]float64{
+	"target-size":       {90, 100},
+	"aria-hidden-focus": {100, 66},
+}
 
 // TestAxeCorpus audits each page of testdata/axe (built from axe-core's
 // rules' passing and failing cases) with lighthouse_audit in snapshot mode
@@ -82,11 +92,14 @@ func TestAxeCorpus(t *testing.T) {
 	site := pages(t, routes)
 	s := startServer(t, headless...)
 	per := map[string]*agreement{}
+	var elapsed time.Duration
 	for _, f := range files {
 		name := filepath.Base(f)
 		s.ok("navigate_page", map[string]any{"url": site.URL + "/" + name})
 		dir := t.TempDir()
+		start := time.Now()
 		s.ok("lighthouse_audit", map[string]any{"mode": "snapshot", "outputDirPath": dir})
+		elapsed += time.Since(start)
 		ours := flaggedPaths(t, filepath.Join(dir, "report.json"))
 		for rule, nodes := range answers[name].Rules {
 			ag := per[rule]
@@ -123,12 +136,20 @@ func TestAxeCorpus(t *testing.T) {
 	}
 	sort.Strings(rules)
 	var table strings.Builder
+	var idle []string
 	fmt.Fprintf(&table, "%-28s %6s %6s %5s %5s %5s\n", "rule", "recall", "prec", "hit", "miss", "extra")
 	for _, r := range rules {
 		a := per[r]
+		if a.hit+a.missed+a.extra == 0 {
+			idle = append(idle, r)
+			continue
+		}
 		fmt.Fprintf(&table, "%-28s %5.0f%% %5.0f%% %5d %5d %5d\n", r, 100*a.recall(), 100*a.precision(), a.hit, a.missed, a.extra)
 	}
-	t.Logf("agreement with axe-core, node by node:\n%s", table.String())
+	// Rules no page of the corpus makes axe-core fail prove nothing but
+	// the absence of false failures; they are listed apart.
+	fmt.Fprintf(&table, "no failing node in the corpus (only precision tested): %s\n", strings.Join(idle, " "))
+	t.Logf("agreement with axe-core, node by node, on %d pages (%.1f s per audit):\n%s", len(files), elapsed.Seconds()/float64(len(files)), table.String())
 	for _, r := range rules {
 		a := per[r]
 		floor, gap := axeFloor[r]
