@@ -20,9 +20,12 @@ type Input struct {
 	ViewportWidth  float64 `json:"viewportWidth"`
 	ViewportHeight float64 `json:"viewportHeight"`
 
-	Doc   Document `json:"document"`
-	Nodes []Node   `json:"nodes"`
-	AX    []AXNode `json:"ax"`
+	// SiblingIndexes says whether Nodes carry Sib (recordings made
+	// before they did do not).
+	SiblingIndexes bool     `json:"siblingIndexes,omitempty"`
+	Doc            Document `json:"document"`
+	Nodes          []Node   `json:"nodes"`
+	AX             []AXNode `json:"ax"`
 
 	// Main is the main document's response; nil when not known (a
 	// snapshot of a page loaded before the server watched it).
@@ -67,6 +70,11 @@ type Node struct {
 	Frame int               `json:"f,omitempty"`
 	Tag   string            `json:"t"` // lower case
 	Attrs map[string]string `json:"a,omitempty"`
+	// AttrOrder lists the attribute names in source order.
+	AttrOrder []string `json:"ao,omitempty"`
+	// Sib is the element's index among its parent's child nodes, text
+	// that is only white space left out (Lighthouse's node path).
+	Sib int `json:"n,omitempty"`
 	// Text is the text of the node's own text children, joined.
 	Text string `json:"x,omitempty"`
 	// Box is the border box in CSS pixels of the page (x, y, width,

@@ -196,23 +196,22 @@ func (pg *page) nodeRef(i int, explanation string) *NodeRef {
 	return r
 }
 
-// selector builds a short selector for element i: up to four levels of
-// tag, #id or .class, closest first.
+// selector is Lighthouse's selector of element i: up to four levels
+// below the root element, each the tag with its id or else its first
+// class, closest last.
 func (pg *page) selector(i int) string {
 	var parts []string
-	for j := i; j >= 0 && len(parts) < 4 && pg.node(j).Frame == pg.node(i).Frame; j = pg.node(j).Parent {
+	for j := i; j >= 0 && len(parts) < 4; j = pg.node(j).Parent {
 		n := pg.node(j)
-		if n.Tag == "html" && len(parts) > 0 {
-			break
-		}
 		part := n.Tag
-		if id := n.Attrs["id"]; id != "" && !strings.ContainsAny(id, " \t\"'") {
+		if id := n.Attrs["id"]; id != "" {
 			part += "#" + id
 		} else if cls := strings.Fields(n.Attrs["class"]); len(cls) > 0 {
-			part += "." + strings.Join(cls[:min(len(cls), 2)], ".")
+			part += "." + cls[0]
 		}
 		parts = append(parts, part)
-		if n.Attrs["id"] != "" {
+		p := n.Parent
+		if p < 0 || pg.node(p).Frame != n.Frame || pg.node(p).Tag == "html" {
 			break
 		}
 	}
@@ -220,20 +219,29 @@ func (pg *page) selector(i int) string {
 	return strings.Join(parts, " > ")
 }
 
-// path is Lighthouse's node path: child index and tag of each element
-// from the root.
+// path is Lighthouse's node path: the index among its siblings (text
+// that is only white space left out) and the node name of each node from
+// the document down; a frame's document joins its frame element's path
+// with "/". Inputs recorded without sibling indexes count elements only.
 func (pg *page) path(i int) string {
-	// A frame's document joins the path of its frame element with "/".
 	var b []string
 	var parts []string
 	for j := i; j >= 0; j = pg.node(j).Parent {
-		p := pg.node(j).Parent
-		idx := 0
-		if p >= 0 && pg.node(p).Frame == pg.node(j).Frame {
-			idx = slices.Index(pg.children[p], j)
+		n := pg.node(j)
+		p := n.Parent
+		idx := n.Sib
+		if !pg.in.SiblingIndexes {
+			idx = 0
+			if p >= 0 && pg.node(p).Frame == n.Frame {
+				idx = slices.Index(pg.children[p], j)
+			}
 		}
-		parts = append(parts, strings.ToUpper(pg.node(j).Tag), strconv.Itoa(idx))
-		if p >= 0 && pg.node(p).Frame != pg.node(j).Frame {
+		name := n.Tag
+		if pg.htmlElement(j) {
+			name = strings.ToUpper(name)
+		}
+		parts = append(parts, name, strconv.Itoa(idx))
+		if p >= 0 && pg.node(p).Frame != n.Frame {
 			slices.Reverse(parts)
 			b = append(b, strings.Join(parts, ","))
 			parts = nil
@@ -245,32 +253,79 @@ func (pg *page) path(i int) string {
 	return strings.Join(b, "/")
 }
 
-// snippet is element i's start tag, long attribute values shortened.
+// truncate shortens s to limit characters, the last an ellipsis.
+func truncate(s string, limit int) string {
+	r := []rune(s)
+	if len(r) <= limit {
+		return s
+	}
+	return string(r[:limit-1]) + "…"
+}
+
+// attrEscaper escapes an attribute value as outerHTML does.
+var attrEscaper = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "\u00a0", "&nbsp;", "<", "&lt;", ">", "&gt;")
+
+// snippet is element i's start tag as Lighthouse shows it: attributes in
+// source order (title left out), values cut at 75 characters, and the
+// attributes after the first 500 characters dropped.
 func (pg *page) snippet(i int) string {
 	n := pg.node(i)
+	names := n.AttrOrder
+	if len(names) != len(n.Attrs) {
+		names = sortedIDs(n.Attrs)
+	}
 	var b strings.Builder
 	b.WriteString("<" + n.Tag)
-	for _, k := range sortedIDs(n.Attrs) {
-		v := n.Attrs[k]
-		if len(v) > 80 {
-			v = v[:77] + "…"
+	count, cut := 0, false
+	for _, k := range names {
+		if k == "title" {
+			continue
 		}
-		fmt.Fprintf(&b, " %s=%q", k, v)
+		if count > 500 {
+			cut = true
+			continue
+		}
+		v := truncate(n.Attrs[k], 75)
+		count += len([]rune(k)) + len([]rune(v))
+		b.WriteString(" " + k + `="` + attrEscaper.Replace(v) + `"`)
+	}
+	if cut || count > 500 {
+		b.WriteString(" …")
 	}
 	b.WriteString(">")
 	return b.String()
 }
 
-// label is a short human label for element i: its text, or its alt,
-// aria-label or title.
+// label is Lighthouse's label of element i: its text, alt or aria-label,
+// or that of its first descendant with an alt or aria-label, cut at 80
+// characters; the selector when it has none (and for the root and body).
 func (pg *page) label(i int) string {
-	if t := pg.text(i, 80); t != "" {
-		return t
-	}
-	for _, a := range []string{"alt", "aria-label", "title", "placeholder", "value", "name"} {
-		if v := strings.TrimSpace(pg.node(i).Attrs[a]); v != "" {
-			return v
+	if t := pg.node(i).Tag; t != "html" && t != "body" {
+		if l := pg.ownLabel(i); l != "" {
+			return truncate(l, 80)
+		}
+		for _, d := range pg.descendants(i) {
+			if pg.node(d).Frame != pg.node(i).Frame {
+				continue
+			}
+			if hasAttr(pg.node(d), "alt") || hasAttr(pg.node(d), "aria-label") {
+				if l := pg.ownLabel(d); l != "" {
+					return truncate(l, 80)
+				}
+				break
+			}
 		}
 	}
-	return pg.node(i).Tag
+	return pg.selector(i)
+}
+
+// ownLabel is element i's shown text, or else its alt or aria-label.
+func (pg *page) ownLabel(i int) string {
+	if t := pg.visibleText(i); t != "" {
+		return t
+	}
+	if v := pg.node(i).Attrs["alt"]; v != "" {
+		return v
+	}
+	return pg.node(i).Attrs["aria-label"]
 }

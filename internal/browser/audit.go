@@ -37,6 +37,7 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 		return nil, errors.New("audit: the page has no document")
 	}
 	frames := auditFrames(&snap, in)
+	in.SiblingIndexes = true
 	for k, frameID := range append([]string{""}, frames...) {
 		ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{FrameID: frameID})
 		if err != nil {
@@ -132,6 +133,7 @@ func domNodes(out []audit.Node, d cdp.DocumentSnapshot, str []string, owner, fra
 	}
 	var frames [][2]int
 	elem := make([]int, len(nd.NodeType)) // snapshot index -> element index, -1
+	sibs := map[int]int{}                 // snapshot index -> child nodes counted so far
 	for i := range nd.NodeType {
 		elem[i] = -1
 		parent := -1
@@ -144,18 +146,26 @@ func domNodes(out []audit.Node, d cdp.DocumentSnapshot, str []string, owner, fra
 		if skip[i] {
 			continue
 		}
+		// Lighthouse's node path counts a node's earlier siblings, text
+		// that is only white space left out.
+		sib := sibs[parent]
+		if nd.NodeType[i] != 3 || strings.TrimSpace(at(nd.NodeValue[i])) != "" {
+			sibs[parent]++
+		}
 		pe := owner
 		if parent >= 0 {
 			pe = elem[parent]
 		}
 		switch nd.NodeType[i] {
 		case 1:
-			n := audit.Node{Backend: nd.BackendNodeID[i], Parent: pe, Frame: frame, Tag: strings.ToLower(at(nd.NodeName[i]))}
+			n := audit.Node{Backend: nd.BackendNodeID[i], Parent: pe, Frame: frame, Sib: sib, Tag: strings.ToLower(at(nd.NodeName[i]))}
 			if i < len(nd.Attributes) && len(nd.Attributes[i]) > 0 {
 				n.Attrs = map[string]string{}
 				a := nd.Attributes[i]
 				for k := 0; k+1 < len(a); k += 2 {
-					n.Attrs[strings.ToLower(at(a[k]))] = at(a[k+1])
+					name := strings.ToLower(at(a[k]))
+					n.Attrs[name] = at(a[k+1])
+					n.AttrOrder = append(n.AttrOrder, name)
 				}
 			}
 			if li, ok := layout[i]; ok {

@@ -2,8 +2,8 @@
 // beside it (page.html -> page.axe.json): for each accessibility rule of
 // Lighthouse's category, the nodes axe-core passes, fails (violations) and
 // leaves for review (incomplete), each with its target selector, its
-// snippet and its element path (the same "index,TAG" path lighthouse_audit
-// reports, frames joined with "/"). TestAxeCorpus compares
+// snippet and its node path (Lighthouse's "index,NAME" path, which
+// lighthouse_audit reports too; frames joined with "/"). TestAxeCorpus compares
 // lighthouse_audit's answers with these files; it needs neither Node nor
 // axe-core.
 //
@@ -40,15 +40,19 @@ const rules = [
 // inPage runs in the top document once it has loaded: it runs axe-core
 // and describes every node of its results.
 const inPage = `async (rules) => {
+  // path numbers each node from the document down by its earlier
+  // siblings, text that is only white space not counted (Lighthouse's
+  // node path); a frame's document follows its frame element's path.
   const path = (el) => {
     const parts = [];
-    for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
-      const p = e.parentElement;
-      const idx = p ? Array.prototype.indexOf.call(p.children, e) : 0;
-      parts.unshift(idx + ',' + e.localName.toUpperCase());
+    for (let n = el; n && n.parentNode; n = n.parentNode) {
+      let idx = 0;
+      for (let s = n.previousSibling; s; s = s.previousSibling) {
+        if (s.nodeType !== 3 || s.nodeValue.trim() !== '') idx++;
+      }
+      parts.unshift(idx + ',' + n.nodeName);
     }
-    const doc = el.ownerDocument;
-    const owner = doc.defaultView.frameElement;
+    const owner = el.ownerDocument.defaultView.frameElement;
     return (owner ? path(owner) + '/' : '') + parts.join(',');
   };
   const find = (target) => {
