@@ -167,7 +167,9 @@ func checkBypass(in *Input, pg *page) Outcome {
 			return Outcome{NotApplicable: true}
 		}
 	}
-	return informative(Outcome{Failing: []Item{pg.ref(pg.html, "No valid skip link found; page does not have a heading; page does not have a landmark")}})
+	// axe-core leaves a page without a way to skip its repeated blocks
+	// for review: it is not failed.
+	return forReview(Outcome{Failing: []Item{pg.ref(pg.html, "")}}, "no skip link, heading or landmark")
 }
 
 func checkSkipLink(_ *Input, pg *page) Outcome {
