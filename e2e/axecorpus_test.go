@@ -47,16 +47,22 @@ func (a agreement) precision() float64 {
 // axeFloor is the least recall and precision a rule must keep against
 // axe-core on the corpus, in percent. Rules not listed must agree at 98%.
 // Rules below that are the known gaps, with the figures they reach now:
-//   - target-size: two undersized inputs with an explicit role that axe
-//     fails for their spacing are passed (its neighbour search measures
-//     what is around a target differently);
 //   - aria-hidden-focus: axe leaves a focusable element in aria-hidden
 //     content for review when a dialog is on the page (it may be a modal
-//     that hides the rest); we fail it.
+//     that hides the rest); we fail it;
+//   - bypass: axe lists, besides the page, the document of one of the
+//     page's frames (not each); we judge the page only.
 var axeFloor = map[string][2]float64{
-	"target-size":       {90, 100},
 	"aria-hidden-focus": {100, 66},
+	"bypass":            {50, 100},
 }
+
+// axeInformative are the accessibility audits Lighthouse 13 scores as
+// informative: their items are the nodes axe-core fails or leaves for
+// review.
+var axeInformative = map[string]bool{"aria-allowed-role": true, "bypass": true, "duplicate-id-aria": true, "empty-heading": true,
+	"form-field-multiple-labels": true, "identical-links-same-purpose": true, "image-redundant-alt": true,
+	"table-duplicate-name": true, "th-has-data-cells": true, "video-caption": true}
 
 // TestAxeCorpus audits each page of testdata/axe (built from axe-core's
 // rules' passing and failing cases) with lighthouse_audit in snapshot mode
@@ -107,9 +113,11 @@ func TestAxeCorpus(t *testing.T) {
 				ag = &agreement{}
 				per[rule] = ag
 			}
+			// Lighthouse lists what axe-core leaves for review too in its
+			// informative audits; the others fail what axe fails.
 			want := map[string]bool{}
 			for _, n := range nodes {
-				if n.Verdict == "fail" {
+				if n.Verdict == "fail" || n.Verdict == "review" && axeInformative[rule] {
 					want[n.Path] = true
 				}
 			}

@@ -1,13 +1,10 @@
 package audit
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/devtools-mcp/devtools-mcp/internal/english"
 )
 
 // informative turns an outcome with nothing found into not applicable, as
@@ -141,9 +138,9 @@ func checkSelectName(_ *Input, pg *page) Outcome {
 }
 
 func checkMultipleLabels(_ *Input, pg *page) Outcome {
-	// A field with several labels fails only when at most one of them is
-	// shown to assistive technology and aria-labelledby does not pick
-	// it; several shown labels are left for review, as axe-core does.
+	// Every field with several labels is listed: axe-core fails one
+	// whose only shown label aria-labelledby picks and leaves the others
+	// for review, which Lighthouse lists too (the audit is informative).
 	var o Outcome
 	for _, i := range pg.visibleToAT(pg.where(pg.formField)) {
 		var labels []int
@@ -158,10 +155,6 @@ func checkMultipleLabels(_ *Input, pg *page) Outcome {
 			}
 		}
 		if len(labels) < 2 {
-			continue
-		}
-		shown := slices.DeleteFunc(slices.Clone(labels), pg.hiddenFromAT)
-		if len(shown) > 1 || len(shown) == 1 && slices.Contains(strings.Fields(pg.node(i).Attrs["aria-labelledby"]), pg.node(shown[0]).Attrs["id"]) {
 			continue
 		}
 		o.Failing = append(o.Failing, pg.ref(i, "Fix all of the following:\n  Form field has multiple label elements"))
@@ -370,30 +363,23 @@ func duplicateAriaIDs(_ *Input, pg *page) Outcome {
 	var o Outcome
 	for id := range refd {
 		if len(pg.ids[id]) > 1 {
-			o.Failing = append(o.Failing, pg.ref(pg.ids[id][1], "Document has multiple elements referenced with ARIA with the same id attribute: "+id))
+			o.Failing = append(o.Failing, pg.ref(pg.ids[id][0], "Document has multiple elements referenced with ARIA with the same id attribute: "+id))
 		}
 	}
 	return informative(o)
 }
 
-// forReview turns what a check found into not applicable with the
-// reason: axe-core 4.12 leaves these rules' findings for a person to
-// review and never fails them, so Lighthouse does not either.
-func forReview(o Outcome, what string) Outcome {
-	if len(o.Failing) == 0 {
-		return Outcome{NotApplicable: true}
-	}
-	return Outcome{NotApplicable: true, Reason: fmt.Sprintf("For review, not scored (as axe-core leaves it): %s on %s.", what, english.Count(len(o.Failing), "element", "elements"))}
-}
+// Lighthouse lists what axe-core leaves for review as an informative
+// audit's items; these rules are such (axe-core 4.12 never fails them).
 
 func checkVideoCaption(in *Input, pg *page) Outcome {
-	return forReview(videosWithoutCaptions(in, pg), "no captions track")
+	return informative(videosWithoutCaptions(in, pg))
 }
 
 func checkThHasDataCells(in *Input, pg *page) Outcome {
-	return forReview(headersWithoutCells(in, pg), "header cells without data cells")
+	return informative(headersWithoutCells(in, pg))
 }
 
 func checkDuplicateIDAria(in *Input, pg *page) Outcome {
-	return forReview(duplicateAriaIDs(in, pg), "ids referenced by ARIA used more than once")
+	return informative(duplicateAriaIDs(in, pg))
 }

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -154,22 +155,35 @@ func checkLandmarkOneMain(_ *Input, pg *page) Outcome {
 	return Outcome{Failing: []Item{pg.ref(pg.html, "Fix all of the following:\n  Document does not have a main landmark")}}
 }
 
-func checkBypass(in *Input, pg *page) Outcome {
-	if pg.html < 0 || len(pg.each("a")) == 0 {
-		return Outcome{NotApplicable: true}
-	}
-	for i := range pg.in.Nodes {
-		if pg.headingLevel(i) > 0 || pg.isMain(i) || strings.HasPrefix(pg.node(i).Attrs["href"], "#") && len(pg.node(i).Attrs["href"]) > 1 {
-			return Outcome{NotApplicable: true}
+func checkBypass(_ *Input, pg *page) Outcome {
+	// The page is judged when it has links (axe-core also lists one
+	// frame's document, not each: frames are left out).
+	var o Outcome
+	for _, h := range pg.where(func(i int) bool { return i == pg.html }) {
+		frame := pg.node(h).Frame
+		var links, skippable bool
+		for i := range pg.in.Nodes {
+			n := pg.node(i)
+			if n.Frame != frame {
+				continue
+			}
+			href, ok := n.Attrs["href"]
+			links = links || n.Tag == "a" && ok
+			switch pg.explicitRole(i) {
+			case "navigation", "banner", "contentinfo", "region", "complementary", "search":
+				skippable = true
+			}
+			skippable = skippable || pg.headingLevel(i) > 0 || pg.isMain(i) || strings.HasPrefix(href, "#") && len(href) > 1
 		}
-		switch pg.explicitRole(i) {
-		case "navigation", "banner", "contentinfo", "region", "complementary", "search":
-			return Outcome{NotApplicable: true}
+		if skippable || frame == 0 && !links {
+			continue
 		}
+		// axe-core leaves a document without a way to skip its
+		// repeated blocks for review, which Lighthouse lists (the audit
+		// is informative).
+		o.Failing = append(o.Failing, pg.ref(h, "No valid skip link found; page does not have a heading; page does not have a landmark"))
 	}
-	// axe-core leaves a page without a way to skip its repeated blocks
-	// for review: it is not failed.
-	return forReview(Outcome{Failing: []Item{pg.ref(pg.html, "")}}, "no skip link, heading or landmark")
+	return informative(o)
 }
 
 func checkSkipLink(_ *Input, pg *page) Outcome {
@@ -212,19 +226,54 @@ func (pg *page) tableOf(i int) int {
 }
 
 func headersWithoutCells(_ *Input, pg *page) Outcome {
+	// A header cell with text that no cell names in headers or
+	// aria-labelledby and that no data cell after it in its column (or
+	// row) takes as its header, as axe-core finds them.
 	var o Outcome
 	for _, t := range pg.visibleToAT(pg.each("table")) {
-		ths, tds := 0, 0
-		for _, d := range pg.descendants(t) {
-			switch pg.node(d).Tag {
-			case "th":
-				ths++
-			case "td":
-				tds++
+		if !pg.isDataTable(t) {
+			continue
+		}
+		g := pg.grid(t)
+		named := map[string]bool{}
+		var cells, heads []int
+		for _, r := range pg.rows(t) {
+			for _, c := range pg.cells(r) {
+				cells = append(cells, c)
+				for _, a := range []string{"headers", "aria-labelledby"} {
+					for _, id := range strings.Fields(pg.node(c).Attrs[a]) {
+						named[id] = true
+					}
+				}
+				role := pg.ariaRole(c, false)
+				if pg.visibleText(c) != "" && (pg.node(c).Tag == "th" || role == "columnheader" || role == "rowheader") {
+					heads = append(heads, c)
+				}
 			}
 		}
-		if ths > 0 && tds == 0 {
-			o.Failing = append(o.Failing, pg.ref(t, "Table headers in a data table do not refer to data cells"))
+		for _, h := range heads {
+			if id := pg.node(h).Attrs["id"]; id != "" && named[id] {
+				continue
+			}
+			y, x := position(g, h)
+			sc := pg.scope(h, g)
+			found := false
+			for _, c := range cells {
+				cy, cx := position(g, c)
+				if c == h || cy < 0 {
+					continue
+				}
+				col := (sc == "col" || sc == "auto") && cx == x && cy > y && pg.scope(c, g) != "col" && pg.scope(c, g) != "auto"
+				row := (sc == "row" || sc == "auto") && cy == y && cx > x && pg.scope(c, g) != "row" && pg.scope(c, g) != "auto"
+				if (col || row) && slices.Contains(pg.headers(c, g), h) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				o.Failing = append(o.Failing, pg.ref(t, "Fix all of the following:\n  Table data cells are missing or empty"))
+				break
+			}
 		}
 	}
 	return informative(o)
@@ -324,21 +373,34 @@ func curated(s string) string {
 func (pg *page) targets() []int {
 	return pg.where(func(i int) bool {
 		n := pg.node(i)
-		if !pg.rendered(i) || pg.hiddenFromAT(i) || !pg.focusable(i) || n.Box[2] == 0 || n.Box[3] == 0 {
+		if !pg.rendered(i) || pg.hiddenFromAT(i) || n.Box[2] == 0 || n.Box[3] == 0 || !pg.widgetType(i) || !pg.axeFocusable(i) {
 			return false
 		}
-		r := pg.explicitRole(i)
-		if r != "" && !widgetRoles[r] {
+		if n.Tag == "area" || !pg.htmlElement(i) {
 			return false
 		}
-		if pg.inTextBlock(i, true, true) {
+		if !pg.inTabOrder(i) && pg.ancestor(i, func(j int) bool { return pg.widgetType(j) && pg.inTabOrder(j) }) >= 0 {
 			return false
 		}
-		if n.Tag == "a" || n.Tag == "button" || n.Tag == "input" || n.Tag == "select" || n.Tag == "textarea" || widgetRoles[r] {
-			return n.Tag != "input" || !strings.EqualFold(n.Attrs["type"], "hidden")
-		}
-		return false
+		return !pg.inTextBlock(i, true, true)
 	})
+}
+
+// widgetType reports whether element i's role is a widget role.
+func (pg *page) widgetType(i int) bool {
+	d, ok := modelOf(pg.role(i))
+	return ok && d.kind == "widget"
+}
+
+// inTabOrder reports whether element i takes focus from the keyboard: it
+// can take focus and its tabindex is not negative.
+func (pg *page) inTabOrder(i int) bool {
+	if v, ok := pg.attr(i, "tabindex"); ok {
+		if t, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && t < 0 {
+			return false
+		}
+	}
+	return pg.axeFocusable(i)
 }
 
 // blockish reports whether a display value starts a block of text, as
@@ -434,12 +496,12 @@ func checkTargetSize(_ *Input, pg *page) Outcome {
 	// that are not measured themselves.
 	neighbours := pg.where(func(i int) bool {
 		n := pg.node(i)
-		return pg.rendered(i) && !pg.hiddenFromAT(i) && pg.focusable(i) && pg.widget(i) && n.Box[2] > 0 && n.Box[3] > 0
+		return pg.rendered(i) && !pg.hiddenFromAT(i) && pg.axeFocusable(i) && pg.widgetType(i) && n.Box[2] > 0 && n.Box[3] > 0
 	})
 	return result(pg, ts, func(i int) string {
 		b := pg.node(i).Box
-		if b[2] >= 24 && b[3] >= 24 {
-			return ""
+		if b[2] >= 24 && b[3] >= 24 || !pg.inTabOrder(i) {
+			return "" // big enough, or out of the tab order: for review
 		}
 		cx, cy := b[0]+b[2]/2, b[1]+b[3]/2
 		space := math.Inf(1) // the diameter of the free circle around the centre
@@ -452,8 +514,9 @@ func checkTargetSize(_ *Input, pg *page) Outcome {
 			dy := math.Max(math.Max(o[1]-cy, 0), cy-(o[1]+o[3]))
 			d := 2 * math.Hypot(dx, dy)
 			if o[2] < 24 || o[3] < 24 {
-				// Two undersized targets share the space between them.
-				d = math.Min(d, math.Hypot(o[0]+o[2]/2-cx, o[1]+o[3]/2-cy))
+				// An undersized neighbour is taken as a 12px circle
+				// around its centre, as axe-core measures it.
+				d = math.Min(d, 2*math.Max(0, math.Hypot(o[0]+o[2]/2-cx, o[1]+o[3]/2-cy)-12))
 			}
 			space = math.Min(space, d)
 		}
