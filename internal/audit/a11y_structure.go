@@ -255,11 +255,11 @@ func headersWithoutCells(_ *Input, pg *page) Outcome {
 			if id := pg.node(h).Attrs["id"]; id != "" && named[id] {
 				continue
 			}
-			y, x := position(g, h)
+			y, x := pg.position(g, h)
 			sc := pg.scope(h, g)
 			found := false
 			for _, c := range cells {
-				cy, cx := position(g, c)
+				cy, cx := pg.position(g, c)
 				if c == h || cy < 0 {
 					continue
 				}

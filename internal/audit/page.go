@@ -16,11 +16,17 @@ type page struct {
 	ids      map[string][]int
 	html     int // the root element, -1 when none
 	body     int
+	// Tables' grids, cells' places in them and their scopes, worked out
+	// once (the table checks ask for them cell by cell).
+	grids  map[int][][]int
+	places map[int][2]int
+	scopes map[int]string
 }
 
 // newPage indexes in.
 func newPage(in *Input) *page {
-	pg := &page{in: in, children: make([][]int, len(in.Nodes)), ax: map[int]*AXNode{}, ids: map[string][]int{}, html: -1, body: -1}
+	pg := &page{in: in, children: make([][]int, len(in.Nodes)), ax: map[int]*AXNode{}, ids: map[string][]int{}, html: -1, body: -1,
+		grids: map[int][][]int{}, places: map[int][2]int{}, scopes: map[int]string{}}
 	for i, n := range in.Nodes {
 		if n.Parent >= 0 && n.Parent < len(in.Nodes) {
 			pg.children[n.Parent] = append(pg.children[n.Parent], i)

@@ -57,6 +57,23 @@ func (pg *page) span(c int, attr string, rest int) int {
 
 // grid lays table t's cells out as the rows and columns they cover.
 func (pg *page) grid(t int) [][]int {
+	if g, ok := pg.grids[t]; ok {
+		return g
+	}
+	g := pg.layout(t)
+	for y, row := range g {
+		for x, c := range row {
+			if _, seen := pg.places[c]; c >= 0 && !seen {
+				pg.places[c] = [2]int{y, x}
+			}
+		}
+	}
+	pg.grids[t] = g
+	return g
+}
+
+// layout places table t's cells in the grid.
+func (pg *page) layout(t int) [][]int {
 	rows := pg.rows(t)
 	g := make([][]int, len(rows))
 	put := func(y, x, c int) {
@@ -87,7 +104,10 @@ func (pg *page) grid(t int) [][]int {
 }
 
 // position returns where cell c starts in grid g.
-func position(g [][]int, c int) (int, int) {
+func (pg *page) position(g [][]int, c int) (int, int) {
+	if p, ok := pg.places[c]; ok && p[0] < len(g) && p[1] < len(g[p[0]]) && g[p[0]][p[1]] == c {
+		return p[0], p[1]
+	}
 	for y, row := range g {
 		if x := slices.Index(row, c); x >= 0 {
 			return y, x
@@ -190,6 +210,19 @@ func (pg *page) isDataTable(t int) bool {
 // scope tells whether cell c heads its column ("col"), its row ("row"),
 // either ("auto", a th in neither a header row nor column) or nothing.
 func (pg *page) scope(c int, g [][]int) string {
+	if g == nil {
+		return pg.scopeOf(c, g)
+	}
+	if s, ok := pg.scopes[c]; ok {
+		return s
+	}
+	s := pg.scopeOf(c, g)
+	pg.scopes[c] = s
+	return s
+}
+
+// scopeOf works out scope.
+func (pg *page) scopeOf(c int, g [][]int) string {
 	n := pg.node(c)
 	switch pg.ariaRole(c, false) {
 	case "columnheader":
@@ -203,7 +236,7 @@ func (pg *page) scope(c int, g [][]int) string {
 	if n.Tag != "th" {
 		return ""
 	}
-	y, x := position(g, c)
+	y, x := pg.position(g, c)
 	if y < 0 {
 		return "auto"
 	}
@@ -242,7 +275,7 @@ func (pg *page) headers(c int, g [][]int) []int {
 	if len(out) > 0 {
 		return out
 	}
-	y, x := position(g, c)
+	y, x := pg.position(g, c)
 	if y < 0 {
 		return nil
 	}
