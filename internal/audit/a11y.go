@@ -311,6 +311,7 @@ func checkAriaHiddenFocus(_ *Input, pg *page) Outcome {
 	is := pg.where(func(i int) bool {
 		return pg.node(i).Attrs["aria-hidden"] == "true"
 	})
+	modal := pg.modalShown()
 	return result(pg, is, func(i int) string {
 		var bad bool
 		var walk func(j int)
@@ -327,11 +328,24 @@ func checkAriaHiddenFocus(_ *Input, pg *page) Outcome {
 			}
 		}
 		walk(i)
-		if bad {
+		if bad && !modal {
 			return "Focusable content should be disabled or be removed from the DOM"
 		}
-		return ""
+		return "" // with a dialog shown, for review (it may be a modal hiding the rest)
 	})
+}
+
+// modalShown reports whether the page shows a dialog (a shown <dialog>,
+// role=dialog or aria-modal=true), which axe-core takes for a modal that
+// may hide the rest of the page on purpose.
+func (pg *page) modalShown() bool {
+	for i := range pg.in.Nodes {
+		n := pg.node(i)
+		if (n.Tag == "dialog" || n.Attrs["role"] == "dialog" || n.Attrs["aria-modal"] == "true") && pg.rendered(i) && !pg.hiddenFromAT(i) {
+			return true
+		}
+	}
+	return false
 }
 
 func checkAriaText(_ *Input, pg *page) Outcome {
