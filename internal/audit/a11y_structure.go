@@ -376,7 +376,7 @@ func (pg *page) targets() []int {
 		if !pg.rendered(i) || pg.hiddenFromAT(i) || n.Box[2] == 0 || n.Box[3] == 0 || !pg.widgetType(i) || !pg.axeFocusable(i) {
 			return false
 		}
-		if n.Tag == "area" || !pg.htmlElement(i) {
+		if n.Tag == "area" || !pg.htmlElement(i) || offscreen(n.Box) {
 			return false
 		}
 		if !pg.inTabOrder(i) && pg.ancestor(i, func(j int) bool { return pg.widgetType(j) && pg.inTabOrder(j) }) >= 0 {
@@ -384,6 +384,12 @@ func (pg *page) targets() []int {
 		}
 		return !pg.inTextBlock(i, true, true)
 	})
+}
+
+// offscreen reports whether a box lies wholly above or left of the page
+// (moved out of sight, as skip links are until focused).
+func offscreen(b *[4]float64) bool {
+	return b[0]+b[2] <= 0 || b[1]+b[3] <= 0
 }
 
 // widgetType reports whether element i's role is a widget role.
@@ -496,7 +502,7 @@ func checkTargetSize(_ *Input, pg *page) Outcome {
 	// that are not measured themselves.
 	neighbours := pg.where(func(i int) bool {
 		n := pg.node(i)
-		return pg.rendered(i) && !pg.hiddenFromAT(i) && pg.axeFocusable(i) && pg.widgetType(i) && n.Box[2] > 0 && n.Box[3] > 0
+		return pg.rendered(i) && !pg.hiddenFromAT(i) && pg.axeFocusable(i) && pg.widgetType(i) && n.Box[2] > 0 && n.Box[3] > 0 && !offscreen(n.Box)
 	})
 	return result(pg, ts, func(i int) string {
 		b := pg.node(i).Box
