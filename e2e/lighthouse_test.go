@@ -163,3 +163,33 @@ func TestLighthouseAuditPageID(t *testing.T) {
 		})
 	}
 }
+
+// TestLighthouseAuditCrossSiteFrame audits a page whose frame is another
+// site's, which Chrome renders in a process of its own: the elements of
+// the frame's document (an image without alt, a frame without a title in
+// it) are flagged, with node paths through the frame element, as axe-core
+// and the reference flag them.
+func TestLighthouseAuditCrossSiteFrame(t *testing.T) {
+	site := pages(t, map[string]string{
+		"/inner": `<!DOCTYPE html><html lang="en"><head><title>Inner</title></head><body><img src="x.png"><iframe src="/leaf"></iframe></body></html>`,
+		"/leaf":  `<!DOCTYPE html><html lang="en"><head><title>Leaf</title></head><body><p>leaf</p></body></html>`,
+	})
+	top := pages(t, map[string]string{
+		"/": `<!DOCTYPE html><html lang="en"><head><title>Top</title></head><body><main><h1>Top</h1>` +
+			`<iframe title="Other site" src="http://localhost:` + strings.TrimPrefix(site.URL, "http://127.0.0.1:") + `/inner"></iframe></main></body></html>`,
+	})
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": top.URL + "/"})
+	dir := t.TempDir()
+	s.ok("lighthouse_audit", map[string]any{"mode": "snapshot", "outputDirPath": dir})
+	got := flaggedPaths(t, filepath.Join(dir, "report.json"))
+	want := map[string]string{
+		"image-alt":   "1,HTML,1,BODY,0,MAIN,1,IFRAME/1,HTML,1,BODY,0,IMG",
+		"frame-title": "1,HTML,1,BODY,0,MAIN,1,IFRAME/1,HTML,1,BODY,1,IFRAME",
+	}
+	for id, path := range want {
+		if !got[id][path] || len(got[id]) != 1 {
+			t.Errorf("%s flags %v, want only %s (in the cross-site frame)", id, got[id], path)
+		}
+	}
+}

@@ -67,7 +67,10 @@ type Node struct {
 	// Frame numbers the document the element is in: 0 for the main
 	// document, others for the documents of its frames (whose root
 	// element's Parent is the frame element).
-	Frame int               `json:"f,omitempty"`
+	Frame int `json:"f,omitempty"`
+	// Scope numbers the process whose backend node ids Backend is in: 0
+	// for the page's, others for cross-process frames'.
+	Scope int               `json:"sc,omitempty"`
 	Tag   string            `json:"t"` // lower case
 	Attrs map[string]string `json:"a,omitempty"`
 	// AttrOrder lists the attribute names in source order.
@@ -119,6 +122,7 @@ type Props struct {
 // audits read.
 type AXNode struct {
 	Backend int    `json:"b"`
+	Scope   int    `json:"sc,omitempty"` // as Node.Scope
 	Role    string `json:"r,omitempty"`
 	Name    string `json:"n,omitempty"`
 	Ignored bool   `json:"i,omitempty"`

@@ -46,7 +46,7 @@ func newPage(in *Input) *page {
 	for i := range in.AX {
 		a := &in.AX[i]
 		if a.Backend != 0 {
-			pg.ax[a.Backend] = a
+			pg.ax[axKey(a.Scope, a.Backend)] = a
 		}
 	}
 	return pg
@@ -118,7 +118,10 @@ func (pg *page) hiddenFromAT(i int) bool {
 }
 
 // axOf returns element i's accessibility node, nil when Chrome has none.
-func (pg *page) axOf(i int) *AXNode { return pg.ax[pg.node(i).Backend] }
+func (pg *page) axOf(i int) *AXNode { return pg.ax[axKey(pg.node(i).Scope, pg.node(i).Backend)] }
+
+// axKey keys a backend node id by the process it is in.
+func axKey(scope, backend int) int { return scope<<32 | backend }
 
 // name returns element i's accessible name as Chrome computes it.
 func (pg *page) name(i int) string {
@@ -194,7 +197,9 @@ func (pg *page) ref(i int, explanation string) Item {
 // selector, the start tag, a label and the box.
 func (pg *page) nodeRef(i int, explanation string) *NodeRef {
 	n := pg.node(i)
-	r := &NodeRef{Type: "node", Selector: pg.selector(i), Snippet: pg.snippet(i), NodeLabel: pg.label(i), Explanation: explanation, Backend: n.Backend, LhID: fmt.Sprintf("dtm-%d", i), Path: pg.path(i)}
+	// A cross-process frame's backend ids are another process's: not
+	// given, so no snapshot uid is looked up for them.
+	r := &NodeRef{Type: "node", Selector: pg.selector(i), Snippet: pg.snippet(i), NodeLabel: pg.label(i), Explanation: explanation, Backend: n.Backend * boolInt(n.Scope == 0), LhID: fmt.Sprintf("dtm-%d", i), Path: pg.path(i)}
 	if n.Box != nil {
 		b := n.Box
 		r.BoundingRect = &Rect{Top: b[1], Left: b[0], Width: b[2], Height: b[3], Bottom: b[1] + b[3], Right: b[0] + b[2]}

@@ -29,27 +29,11 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	}
 	url := p.Info().URL
 	in := &audit.Input{Mode: mode, Device: device, URL: url, FinalURL: url}
-	snap, err := cdp.DOMSnapshotCaptureSnapshot.Call(ctx, s, cdp.CaptureSnapshotParams{ComputedStyles: auditStyles})
-	if err != nil {
-		return nil, fmt.Errorf("audit: DOM snapshot: %w", err)
+	if err := auditSession(ctx, s, in, 0, -1); err != nil {
+		return nil, err
 	}
-	if len(snap.Documents) == 0 {
-		return nil, errors.New("audit: the page has no document")
-	}
-	frames := auditFrames(&snap, in)
 	in.SiblingIndexes = true
-	for k, frameID := range append([]string{""}, frames...) {
-		ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{FrameID: frameID})
-		if err != nil {
-			if k > 0 {
-				continue // the frame went away meanwhile
-			}
-			return nil, fmt.Errorf("audit: accessibility tree: %w", err)
-		}
-		for _, n := range ax.Nodes {
-			in.AX = append(in.AX, audit.AXNode{Backend: n.BackendDOMNodeID, Role: n.Role.String(), Name: n.Name.String(), Ignored: n.Ignored})
-		}
-	}
+	p.auditCrossProcessFrames(ctx, s, in)
 	if err := p.auditFacts(ctx, s, in); err != nil {
 		return nil, err
 	}
@@ -63,41 +47,6 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 		}
 	}
 	return in, nil
-}
-
-// maxAuditFrames caps the frame documents an audit reads, so that a page
-// of many frames stays quick to audit.
-const maxAuditFrames = 30
-
-// auditFrames flattens the main document and the documents of its
-// in-process frames (as axe-core audits frames' documents too) into
-// in.Nodes, and returns the frames' ids, in the order of their frame
-// numbers. Cross-process frames are not in the snapshot and are left out.
-func auditFrames(snap *cdp.CaptureSnapshotResult, in *audit.Input) []string {
-	type pending struct{ doc, owner int }
-	var ids []string
-	queue := []pending{{0, -1}}
-	seen := map[int]bool{0: true}
-	for frame := 0; len(queue) > 0 && frame <= maxAuditFrames; frame++ {
-		p := queue[0]
-		queue = queue[1:]
-		if frame > 0 {
-			id := snap.Documents[p.doc].FrameID
-			if id < 0 || id >= len(snap.Strings) {
-				continue
-			}
-			ids = append(ids, snap.Strings[id])
-		}
-		var kids [][2]int
-		in.Nodes, kids = domNodes(in.Nodes, snap.Documents[p.doc], snap.Strings, p.owner, frame)
-		for _, k := range kids {
-			if k[1] > 0 && k[1] < len(snap.Documents) && !seen[k[1]] {
-				seen[k[1]] = true
-				queue = append(queue, pending{k[1], k[0]})
-			}
-		}
-	}
-	return ids
 }
 
 // domNodes appends the elements of a snapshot document to out, in
