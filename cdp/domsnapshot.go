@@ -14,6 +14,13 @@ type RareStringData struct {
 	Value []int `json:"value"`
 }
 
+// RareIntegerData is an integer given for a few nodes only: Value[k] is
+// node Index[k]'s.
+type RareIntegerData struct {
+	Index []int `json:"index"`
+	Value []int `json:"value"`
+}
+
 // DocumentSnapshot is one document of a DOM snapshot. Strings are indexes
 // into CaptureSnapshotResult.Strings; -1 means none.
 type DocumentSnapshot struct {
@@ -28,6 +35,9 @@ type DocumentSnapshot struct {
 		BackendNodeID  []int          `json:"backendNodeId"`
 		Attributes     [][]int        `json:"attributes"`
 		PseudoType     RareStringData `json:"pseudoType"`
+		// ContentDocumentIndex gives, for frame elements, the index of
+		// their document in CaptureSnapshotResult.Documents.
+		ContentDocumentIndex RareIntegerData `json:"contentDocumentIndex"`
 	} `json:"nodes"`
 	Layout struct {
 		NodeIndex []int       `json:"nodeIndex"`

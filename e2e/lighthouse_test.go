@@ -119,3 +119,77 @@ func BenchmarkLighthouseAudit(b *testing.B) {
 		})
 	}
 }
+
+// TestLighthouseAuditPageID audits a page named by pageId while another is
+// selected, in both modes: the report is of the named page (its URL, its
+// failing image) and the selection and the selected page stay as they
+// were.
+func TestLighthouseAuditPageID(t *testing.T) {
+	site := pages(t, map[string]string{
+		"/clean":  auditFormPage,
+		"/broken": `<!DOCTYPE html><html lang="en"><head><title>Broken</title></head><body><main><h1>Broken</h1><img src="x.png"></main></body></html>`,
+	})
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/clean"})
+	out := s.ok("new_page", map[string]any{"url": site.URL + "/broken"})
+	clean, broken := pageID(t, out, "/clean"), pageID(t, out, "/broken")
+	s.ok("select_page", map[string]any{"pageId": clean})
+	for _, mode := range []string{"snapshot", "navigation"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			out := s.ok("lighthouse_audit", map[string]any{"mode": mode, "pageId": broken, "outputDirPath": dir})
+			if !strings.Contains(out, "\n- image-alt [") {
+				t.Errorf("the audit of page %d does not fail image-alt:\n%s", broken, out)
+			}
+			data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lhr struct {
+				FinalDisplayedURL string `json:"finalDisplayedUrl"`
+			}
+			if err := json.Unmarshal(data, &lhr); err != nil {
+				t.Fatal(err)
+			}
+			if lhr.FinalDisplayedURL != site.URL+"/broken" {
+				t.Errorf("report of %q, want the page named by pageId, %s/broken", lhr.FinalDisplayedURL, site.URL)
+			}
+			// Without pageId the selected page is audited.
+			out = s.ok("lighthouse_audit", map[string]any{"mode": mode})
+			if strings.Contains(out, "\n- image-alt [") {
+				t.Errorf("the selected page (%d) was not the one audited:\n%s", clean, out)
+			}
+			mustContain(t, pageLine(s.ok("list_pages", nil), "/clean"), "[selected]")
+		})
+	}
+}
+
+// TestLighthouseAuditCrossSiteFrame audits a page whose frame is another
+// site's, which Chrome renders in a process of its own: the elements of
+// the frame's document (an image without alt, a frame without a title in
+// it) are flagged, with node paths through the frame element, as axe-core
+// and the reference flag them.
+func TestLighthouseAuditCrossSiteFrame(t *testing.T) {
+	site := pages(t, map[string]string{
+		"/inner": `<!DOCTYPE html><html lang="en"><head><title>Inner</title></head><body><img src="x.png"><iframe src="/leaf"></iframe></body></html>`,
+		"/leaf":  `<!DOCTYPE html><html lang="en"><head><title>Leaf</title></head><body><p>leaf</p></body></html>`,
+	})
+	top := pages(t, map[string]string{
+		"/": `<!DOCTYPE html><html lang="en"><head><title>Top</title></head><body><main><h1>Top</h1>` +
+			`<iframe title="Other site" src="http://localhost:` + strings.TrimPrefix(site.URL, "http://127.0.0.1:") + `/inner"></iframe></main></body></html>`,
+	})
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": top.URL + "/"})
+	dir := t.TempDir()
+	s.ok("lighthouse_audit", map[string]any{"mode": "snapshot", "outputDirPath": dir})
+	got := flaggedPaths(t, filepath.Join(dir, "report.json"))
+	want := map[string]string{
+		"image-alt":   "1,HTML,1,BODY,0,MAIN,1,IFRAME/1,HTML,1,BODY,0,IMG",
+		"frame-title": "1,HTML,1,BODY,0,MAIN,1,IFRAME/1,HTML,1,BODY,1,IFRAME",
+	}
+	for id, path := range want {
+		if !got[id][path] || len(got[id]) != 1 {
+			t.Errorf("%s flags %v, want only %s (in the cross-site frame)", id, got[id], path)
+		}
+	}
+}

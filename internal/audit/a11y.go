@@ -16,24 +16,24 @@ func checks() map[string]check {
 	m := map[string]check{
 		"accesskeys":                 checkAccesskeys,
 		"aria-allowed-attr":          checkAriaAllowedAttr,
-		"aria-command-name":          roleName("button", "link", "menuitem"),
+		"aria-command-name":          roleName(true, "button", "link", "menuitem"),
 		"aria-conditional-attr":      checkAriaConditional,
 		"aria-deprecated-role":       checkDeprecatedRole,
-		"aria-dialog-name":           roleName("dialog", "alertdialog"),
+		"aria-dialog-name":           roleName(false, "dialog", "alertdialog"),
 		"aria-hidden-body":           checkAriaHiddenBody,
 		"aria-hidden-focus":          checkAriaHiddenFocus,
-		"aria-input-field-name":      roleName("combobox", "listbox", "searchbox", "slider", "spinbutton", "textbox"),
-		"aria-meter-name":            roleName("meter"),
-		"aria-progressbar-name":      roleName("progressbar"),
+		"aria-input-field-name":      roleName(false, "combobox", "listbox", "searchbox", "slider", "spinbutton", "textbox"),
+		"aria-meter-name":            roleName(false, "meter"),
+		"aria-progressbar-name":      roleName(false, "progressbar"),
 		"aria-prohibited-attr":       checkAriaProhibited,
 		"aria-required-attr":         checkAriaRequiredAttr,
 		"aria-required-children":     checkRequiredChildren,
 		"aria-required-parent":       checkRequiredParent,
 		"aria-roles":                 checkAriaRoles,
 		"aria-text":                  checkAriaText,
-		"aria-toggle-field-name":     roleName("checkbox", "menuitemcheckbox", "menuitemradio", "radio", "switch", "option"),
-		"aria-tooltip-name":          roleName("tooltip"),
-		"aria-treeitem-name":         roleName("treeitem"),
+		"aria-toggle-field-name":     roleName(true, "checkbox", "menuitemcheckbox", "menuitemradio", "radio", "switch", "option"),
+		"aria-tooltip-name":          roleName(true, "tooltip"),
+		"aria-treeitem-name":         roleName(true, "treeitem"),
 		"aria-valid-attr-value":      checkAriaValidValue,
 		"aria-valid-attr":            checkAriaValidAttr,
 		"aria-allowed-role":          checkAllowedRole,
@@ -129,23 +129,56 @@ func (pg *page) unnamed(i int, what string) string {
 	return "Fix any of the following:\n  Element does not have " + what
 }
 
-func roleName(roles ...string) check {
+// namedNatively are the elements HTML gives a naming method of their own
+// (content, alt, labels, legend, caption...): the ARIA name rules leave
+// them to the native rules.
+var namedNatively = setOf("area", "br", "button", "fieldset", "figure", "hr", "img", "input", "output", "select", "summary", "svg", "table", "textarea")
+
+// roleName is the check of an ARIA name rule: elements whose role
+// attribute is one of roles, with no native naming method, must be named
+// by aria-label, aria-labelledby or a title, or, with fromText, by the
+// text they show.
+func roleName(fromText bool, roles ...string) check {
 	return func(_ *Input, pg *page) Outcome {
 		set := setOf(roles...)
-		is := pg.visibleToAT(pg.where(func(i int) bool { return set[pg.explicitRole(i)] }))
-		return result(pg, is, func(i int) string { return pg.unnamed(i, "an accessible name") })
+		is := pg.visibleToAT(pg.where(func(i int) bool {
+			n := pg.node(i)
+			if !set[n.Attrs["role"]] || namedNatively[n.Tag] || n.Tag == "a" && hasAttr(n, "href") {
+				return false
+			}
+			if n.Attrs["role"] == "combobox" {
+				for _, d := range pg.descendants(i) {
+					if pg.node(d).Tag == "input" && !strings.EqualFold(pg.node(d).Attrs["type"], "hidden") {
+						return false
+					}
+				}
+			}
+			return true
+		}))
+		return result(pg, is, func(i int) string {
+			if pg.authorNamed(i) || fromText && pg.visibleText(i) != "" {
+				return ""
+			}
+			return "Fix any of the following:\n  Element does not have text that is visible to screen readers\n  aria-label attribute does not exist or is empty\n  aria-labelledby attribute does not exist, references elements that do not exist or references elements that are empty\n  Element has no title attribute or the title attribute is empty"
+		})
 	}
 }
 
 func checkAccesskeys(_ *Input, pg *page) Outcome {
-	seen := map[string]int{}
-	is := pg.where(func(i int) bool { _, ok := pg.attr(i, "accesskey"); return ok })
+	// axe-core flags the first element of each set sharing a key.
+	count := map[string]int{}
+	first := map[string]int{}
+	is := pg.visibleToAT(pg.where(func(i int) bool { _, ok := pg.attr(i, "accesskey"); return ok }))
 	for _, i := range is {
-		seen[strings.ToLower(pg.node(i).Attrs["accesskey"])]++
+		k := strings.ToUpper(pg.node(i).Attrs["accesskey"])
+		if count[k] == 0 {
+			first[k] = i
+		}
+		count[k]++
 	}
 	return result(pg, is, func(i int) string {
-		if seen[strings.ToLower(pg.node(i).Attrs["accesskey"])] > 1 {
-			return "Document has multiple elements with the same accesskey"
+		if k := strings.ToUpper(pg.node(i).Attrs["accesskey"]); count[k] > 1 && first[k] == i {
+			return "Fix all of the following:\n  Document has multiple elements with the same accesskey"
 		}
 		return ""
 	})
@@ -172,61 +205,6 @@ func checkAriaValidAttr(_ *Input, pg *page) Outcome {
 		}
 		return ""
 	})
-}
-
-func checkAriaValidValue(_ *Input, pg *page) Outcome {
-	return result(pg, pg.ariaElements(), func(i int) string {
-		for _, k := range sortedIDs(pg.node(i).Attrs) {
-			v := strings.TrimSpace(pg.node(i).Attrs[k])
-			kind, ok := ariaAttrs[k]
-			if !ok || v == "" {
-				continue
-			}
-			if !validAriaValue(pg, kind, k, v) {
-				return "Invalid ARIA attribute value: " + k + `="` + v + `"`
-			}
-		}
-		return ""
-	})
-}
-
-// validAriaValue checks an aria attribute's value against its type.
-func validAriaValue(pg *page, kind, name, v string) bool {
-	lv := strings.ToLower(v)
-	switch {
-	case kind == "bool":
-		return lv == "true" || lv == "false"
-	case kind == "int":
-		_, err := strconv.Atoi(v)
-		return err == nil
-	case kind == "number":
-		_, err := strconv.ParseFloat(v, 64)
-		return err == nil
-	case kind == "idref":
-		return len(pg.ids[v]) > 0
-	case kind == "idrefs":
-		if name == "aria-describedby" || name == "aria-labelledby" || name == "aria-controls" || name == "aria-owns" || name == "aria-details" || name == "aria-errormessage" || name == "aria-flowto" {
-			// axe passes when at least one referenced id exists, and for
-			// some of these it does not check at all.
-			for _, id := range strings.Fields(v) {
-				if len(pg.ids[id]) > 0 {
-					return true
-				}
-			}
-			return name != "aria-labelledby" && name != "aria-describedby" && name != "aria-owns" && name != "aria-errormessage"
-		}
-		return true
-	case strings.HasPrefix(kind, "token:"):
-		return slices.Contains(strings.Split(kind[6:], ","), lv)
-	case strings.HasPrefix(kind, "tokens:"):
-		for _, t := range strings.Fields(lv) {
-			if !slices.Contains(strings.Split(kind[7:], ","), t) {
-				return false
-			}
-		}
-		return true
-	}
-	return true
 }
 
 func checkAriaRoles(_ *Input, pg *page) Outcome {
@@ -266,40 +244,6 @@ func checkAriaRequiredAttr(_ *Input, pg *page) Outcome {
 				continue // ARIA 1.2 dropped the requirement axe still reports only for older patterns
 			}
 			return "Required ARIA attribute not present: " + a
-		}
-		return ""
-	})
-}
-
-func checkAriaAllowedAttr(_ *Input, pg *page) Outcome {
-	// Role-specific attributes on roles that do not support them, for
-	// the few cases that are unambiguous.
-	specific := map[string][]string{
-		"aria-checked": {"checkbox", "menuitemcheckbox", "menuitemradio", "option", "radio", "switch", "treeitem", "gridcell", "cell", "row"},
-		"aria-pressed": {"button"}, "aria-selected": {"gridcell", "option", "row", "tab", "treeitem", "columnheader", "rowheader", "cell"},
-		"aria-level":     {"heading", "listitem", "row", "treeitem", "grid", "treegrid", "tablist", "comment"},
-		"aria-multiline": {"textbox", "searchbox"}, "aria-valuenow": {"meter", "progressbar", "scrollbar", "slider", "spinbutton", "separator"},
-	}
-	return result(pg, pg.ariaElements(), func(i int) string {
-		role := pg.explicitRole(i)
-		if role == "" {
-			return "" // implicit roles: not checked
-		}
-		for k := range pg.node(i).Attrs {
-			if allowed, ok := specific[k]; ok && !slices.Contains(allowed, role) {
-				return "ARIA attribute is not allowed: " + k
-			}
-		}
-		return ""
-	})
-}
-
-func checkAriaConditional(_ *Input, pg *page) Outcome {
-	return result(pg, pg.ariaElements(), func(i int) string {
-		if pg.node(i).Tag == "input" && strings.EqualFold(pg.node(i).Attrs["type"], "checkbox") {
-			if _, ok := pg.attr(i, "aria-checked"); ok {
-				return "Checkbox inputs may not use aria-checked"
-			}
 		}
 		return ""
 	})
@@ -365,8 +309,9 @@ func (pg *page) focusable(i int) bool {
 
 func checkAriaHiddenFocus(_ *Input, pg *page) Outcome {
 	is := pg.where(func(i int) bool {
-		return strings.EqualFold(strings.TrimSpace(pg.node(i).Attrs["aria-hidden"]), "true") && i != pg.body
+		return pg.node(i).Attrs["aria-hidden"] == "true"
 	})
+	modal := pg.modalShown()
 	return result(pg, is, func(i int) string {
 		var bad bool
 		var walk func(j int)
@@ -383,76 +328,24 @@ func checkAriaHiddenFocus(_ *Input, pg *page) Outcome {
 			}
 		}
 		walk(i)
-		if bad {
+		if bad && !modal {
 			return "Focusable content should be disabled or be removed from the DOM"
 		}
-		return ""
+		return "" // with a dialog shown, for review (it may be a modal hiding the rest)
 	})
 }
 
-func checkRequiredChildren(_ *Input, pg *page) Outcome {
-	is := pg.visibleToAT(pg.where(func(i int) bool { return requiredChildren[pg.explicitRole(i)] != nil }))
-	return result(pg, is, func(i int) string {
-		want := requiredChildren[pg.explicitRole(i)]
-		if _, busy := pg.attr(i, "aria-busy"); busy {
-			return ""
+// modalShown reports whether the page shows a dialog (a shown <dialog>,
+// role=dialog or aria-modal=true), which axe-core takes for a modal that
+// may hide the rest of the page on purpose.
+func (pg *page) modalShown() bool {
+	for i := range pg.in.Nodes {
+		n := pg.node(i)
+		if (n.Tag == "dialog" || n.Attrs["role"] == "dialog" || n.Attrs["aria-modal"] == "true") && pg.rendered(i) && !pg.hiddenFromAT(i) {
+			return true
 		}
-		var found bool
-		var walk func(j int, depth int)
-		walk = func(j, depth int) {
-			for _, c := range pg.children[j] {
-				if found || pg.hiddenFromAT(c) {
-					continue
-				}
-				r := pg.explicitRole(c)
-				if r == "" {
-					if a := pg.axOf(c); a != nil {
-						r = a.Role
-					}
-				}
-				if slices.Contains(want, r) {
-					found = true
-					return
-				}
-				if r == "" || r == "none" || r == "presentation" || r == "generic" || r == "group" || r == "rowgroup" {
-					walk(c, depth+1)
-				}
-			}
-		}
-		walk(i, 0)
-		if !found {
-			return "Element has children which are not allowed, or lacks required children: " + strings.Join(want, ", ")
-		}
-		return ""
-	})
-}
-
-func checkRequiredParent(_ *Input, pg *page) Outcome {
-	is := pg.visibleToAT(pg.where(func(i int) bool { return requiredParent[pg.explicitRole(i)] != nil }))
-	return result(pg, is, func(i int) string {
-		want := requiredParent[pg.explicitRole(i)]
-		p := pg.ancestor(i, func(j int) bool {
-			r := pg.explicitRole(j)
-			if r == "" {
-				if a := pg.axOf(j); a != nil {
-					r = a.Role
-				}
-			}
-			return r != "" && r != "generic" && r != "none" && r != "presentation" && r != "group" && r != "rowgroup" || slices.Contains(want, r)
-		})
-		if p >= 0 {
-			r := pg.explicitRole(p)
-			if r == "" {
-				if a := pg.axOf(p); a != nil {
-					r = a.Role
-				}
-			}
-			if slices.Contains(want, r) {
-				return ""
-			}
-		}
-		return "Required ARIA parent role not present: " + strings.Join(want, ", ")
-	})
+	}
+	return false
 }
 
 func checkAriaText(_ *Input, pg *page) Outcome {
@@ -479,27 +372,4 @@ func (pg *page) descendants(i int) []int {
 	}
 	walk(i)
 	return out
-}
-
-func checkAllowedRole(_ *Input, pg *page) Outcome {
-	is := pg.where(func(i int) bool { return pg.explicitRole(i) != "" })
-	var o Outcome
-	for _, i := range is {
-		tag, role := pg.node(i).Tag, pg.explicitRole(i)
-		bad := false
-		switch tag {
-		case "details", "summary", "main", "header", "footer", "nav":
-			bad = !(tag == "nav" && role == "navigation" || tag == "main" && role == "main")
-			if tag == "header" && (role == "banner" || role == "group" || role == "none" || role == "presentation") || tag == "footer" && (role == "contentinfo" || role == "group" || role == "none" || role == "presentation") {
-				bad = false
-			}
-		}
-		if bad {
-			o.Failing = append(o.Failing, pg.ref(i, "ARIA role "+role+" is not allowed for given element"))
-		}
-	}
-	if len(o.Failing) == 0 {
-		return Outcome{NotApplicable: true}
-	}
-	return o
 }

@@ -3,8 +3,10 @@ package audit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // headingLevel returns element i's heading level, 0 when it is no heading.
@@ -40,8 +42,8 @@ func checkHeadingOrder(_ *Input, pg *page) Outcome {
 func checkEmptyHeading(_ *Input, pg *page) Outcome {
 	var o Outcome
 	for _, i := range pg.visibleToAT(pg.where(func(i int) bool { return pg.headingLevel(i) > 0 })) {
-		if pg.name(i) == "" && pg.text(i, 1) == "" {
-			o.Failing = append(o.Failing, pg.ref(i, "Element does not have text that is visible to screen readers"))
+		if pg.contentText(i, true) == "" && !pg.authorNamed(i) {
+			o.Failing = append(o.Failing, pg.ref(i, "Fix any of the following:\n  Element does not have text that is visible to screen readers"))
 		}
 	}
 	return informative(o)
@@ -153,20 +155,35 @@ func checkLandmarkOneMain(_ *Input, pg *page) Outcome {
 	return Outcome{Failing: []Item{pg.ref(pg.html, "Fix all of the following:\n  Document does not have a main landmark")}}
 }
 
-func checkBypass(in *Input, pg *page) Outcome {
-	if pg.html < 0 || len(pg.each("a")) == 0 {
-		return Outcome{NotApplicable: true}
-	}
-	for i := range pg.in.Nodes {
-		if pg.headingLevel(i) > 0 || pg.isMain(i) || strings.HasPrefix(pg.node(i).Attrs["href"], "#") && len(pg.node(i).Attrs["href"]) > 1 {
-			return Outcome{NotApplicable: true}
+func checkBypass(_ *Input, pg *page) Outcome {
+	// The page is judged when it has links (axe-core also lists one
+	// frame's document, not each: frames are left out).
+	var o Outcome
+	for _, h := range pg.where(func(i int) bool { return i == pg.html }) {
+		frame := pg.node(h).Frame
+		var links, skippable bool
+		for i := range pg.in.Nodes {
+			n := pg.node(i)
+			if n.Frame != frame {
+				continue
+			}
+			href, ok := n.Attrs["href"]
+			links = links || n.Tag == "a" && ok
+			switch pg.explicitRole(i) {
+			case "navigation", "banner", "contentinfo", "region", "complementary", "search":
+				skippable = true
+			}
+			skippable = skippable || pg.headingLevel(i) > 0 || pg.isMain(i) || strings.HasPrefix(href, "#") && len(href) > 1
 		}
-		switch pg.explicitRole(i) {
-		case "navigation", "banner", "contentinfo", "region", "complementary", "search":
-			return Outcome{NotApplicable: true}
+		if skippable || frame == 0 && !links {
+			continue
 		}
+		// axe-core leaves a document without a way to skip its
+		// repeated blocks for review, which Lighthouse lists (the audit
+		// is informative).
+		o.Failing = append(o.Failing, pg.ref(h, "No valid skip link found; page does not have a heading; page does not have a landmark"))
 	}
-	return informative(Outcome{Failing: []Item{pg.ref(pg.html, "No valid skip link found; page does not have a heading; page does not have a landmark")}})
+	return informative(o)
 }
 
 func checkSkipLink(_ *Input, pg *page) Outcome {
@@ -180,14 +197,14 @@ func checkSkipLink(_ *Input, pg *page) Outcome {
 		return b != nil && (b[0]+b[2] <= 0 || b[1]+b[3] <= 0 || b[2] <= 1 && b[3] <= 1)
 	})
 	return result(pg, is, func(i int) string {
-		if len(pg.ids[pg.node(i).Attrs["href"][1:]]) == 0 {
+		if len(pg.byID(i, pg.node(i).Attrs["href"][1:])) == 0 {
 			return "The skip-link target does not exist"
 		}
 		return ""
 	})
 }
 
-func checkVideoCaption(_ *Input, pg *page) Outcome {
+func videosWithoutCaptions(_ *Input, pg *page) Outcome {
 	var o Outcome
 	for _, i := range pg.visibleToAT(pg.each("video")) {
 		ok := false
@@ -208,87 +225,64 @@ func (pg *page) tableOf(i int) int {
 	return pg.ancestor(i, func(j int) bool { return pg.node(j).Tag == "table" })
 }
 
-func checkTdHeadersAttr(_ *Input, pg *page) Outcome {
-	is := pg.where(func(i int) bool {
-		t := pg.node(i).Tag
-		_, ok := pg.attr(i, "headers")
-		return (t == "td" || t == "th") && ok
-	})
-	return result(pg, is, func(i int) string {
-		table := pg.tableOf(i)
-		for _, id := range strings.Fields(pg.node(i).Attrs["headers"]) {
+func headersWithoutCells(_ *Input, pg *page) Outcome {
+	// A header cell with text that no cell names in headers or
+	// aria-labelledby and that no data cell after it in its column (or
+	// row) takes as its header, as axe-core finds them.
+	var o Outcome
+	for _, t := range pg.visibleToAT(pg.each("table")) {
+		if !pg.isDataTable(t) {
+			continue
+		}
+		g := pg.grid(t)
+		named := map[string]bool{}
+		var cells, heads []int
+		for _, r := range pg.rows(t) {
+			for _, c := range pg.cells(r) {
+				cells = append(cells, c)
+				for _, a := range []string{"headers", "aria-labelledby"} {
+					for _, id := range strings.Fields(pg.node(c).Attrs[a]) {
+						named[id] = true
+					}
+				}
+				role := pg.ariaRole(c, false)
+				if pg.visibleText(c) != "" && (pg.node(c).Tag == "th" || role == "columnheader" || role == "rowheader") {
+					heads = append(heads, c)
+				}
+			}
+		}
+		for _, h := range heads {
+			if id := pg.node(h).Attrs["id"]; id != "" && named[id] {
+				continue
+			}
+			y, x := pg.position(g, h)
+			sc := pg.scope(h, g)
 			found := false
-			for _, j := range pg.ids[id] {
-				if pg.tableOf(j) == table && j != i {
+			for _, c := range cells {
+				cy, cx := pg.position(g, c)
+				if c == h || cy < 0 {
+					continue
+				}
+				col := (sc == "col" || sc == "auto") && cx == x && cy > y && pg.scope(c, g) != "col" && pg.scope(c, g) != "auto"
+				row := (sc == "row" || sc == "auto") && cy == y && cx > x && pg.scope(c, g) != "row" && pg.scope(c, g) != "auto"
+				if (col || row) && slices.Contains(pg.headers(c, g), h) {
 					found = true
+					break
 				}
 			}
 			if !found {
-				return "The headers attribute is not exclusively used to refer to other header cells in the table"
+				o.Failing = append(o.Failing, pg.ref(t, "Fix all of the following:\n  Table data cells are missing or empty"))
+				break
 			}
-		}
-		return ""
-	})
-}
-
-func checkThHasDataCells(_ *Input, pg *page) Outcome {
-	var o Outcome
-	for _, t := range pg.visibleToAT(pg.each("table")) {
-		ths, tds := 0, 0
-		for _, d := range pg.descendants(t) {
-			switch pg.node(d).Tag {
-			case "th":
-				ths++
-			case "td":
-				tds++
-			}
-		}
-		if ths > 0 && tds == 0 {
-			o.Failing = append(o.Failing, pg.ref(t, "Table headers in a data table do not refer to data cells"))
 		}
 	}
 	return informative(o)
 }
 
-func checkTdHasHeader(_ *Input, pg *page) Outcome {
-	// Applies to large data tables (3 by 3 or more) only.
-	var applies []int
-	for _, t := range pg.visibleToAT(pg.each("table")) {
-		if pg.presentational(t) {
-			continue
-		}
-		rows := 0
-		maxCells := 0
-		for _, d := range pg.descendants(t) {
-			if pg.node(d).Tag == "tr" && pg.tableOf(d) == t {
-				rows++
-				c := 0
-				for _, k := range pg.children[d] {
-					if pg.node(k).Tag == "td" || pg.node(k).Tag == "th" {
-						c++
-					}
-				}
-				maxCells = max(maxCells, c)
-			}
-		}
-		if rows >= 3 && maxCells >= 3 {
-			applies = append(applies, t)
-		}
-	}
-	return result(pg, applies, func(t int) string {
-		for _, d := range pg.descendants(t) {
-			if pg.node(d).Tag == "th" || pg.node(d).Attrs["scope"] != "" {
-				return ""
-			}
-		}
-		return "Some non-empty data cells do not have table headers"
-	})
-}
-
 func checkTableFakeCaption(_ *Input, pg *page) Outcome {
 	var applies []int
 	for _, t := range pg.visibleToAT(pg.each("table")) {
-		if !pg.presentational(t) && pg.dataTable(t) {
+		if !pg.presentational(t) && pg.isDataTable(t) {
 			applies = append(applies, t)
 		}
 	}
@@ -313,28 +307,6 @@ func checkTableFakeCaption(_ *Input, pg *page) Outcome {
 	})
 }
 
-// dataTable guesses whether table t holds data rather than layout: it has
-// headers, a caption or a summary.
-func (pg *page) dataTable(t int) bool {
-	if pg.explicitRole(t) == "table" || pg.explicitRole(t) == "grid" {
-		return true
-	}
-	if _, ok := pg.attr(t, "summary"); ok {
-		return true
-	}
-	for _, d := range pg.descendants(t) {
-		switch pg.node(d).Tag {
-		case "th", "caption", "thead", "col", "colgroup", "tfoot":
-			if pg.tableOf(d) == t {
-				return true
-			}
-		case "table":
-			return false
-		}
-	}
-	return false
-}
-
 func checkTableDuplicateName(_ *Input, pg *page) Outcome {
 	var o Outcome
 	for _, t := range pg.each("table") {
@@ -349,22 +321,51 @@ func checkTableDuplicateName(_ *Input, pg *page) Outcome {
 }
 
 func checkLabelContentMismatch(_ *Input, pg *page) Outcome {
-	is := pg.where(func(i int) bool {
-		if _, ok := pg.attr(i, "aria-label"); !ok {
-			if _, ok := pg.attr(i, "aria-labelledby"); !ok {
-				return false
+	// Widgets named from their content but labelled by the author: the
+	// label must contain the text they show (compared without
+	// punctuation; a text of one character is left for review).
+	is := pg.visibleToAT(pg.where(func(i int) bool {
+		d, _ := modelOf(pg.role(i))
+		return d.kind == "widget" && d.fromContent && pg.authorLabel(i) != "" && pg.visibleText(i) != ""
+	}))
+	return result(pg, is, func(i int) string {
+		shown, label := curated(pg.visibleText(i)), curated(pg.authorLabel(i))
+		if len([]rune(shown)) <= 1 || len([]rune(label)) <= 1 || strings.Contains(label, shown) {
+			return ""
+		}
+		return "Fix all of the following:\n  Element has text that is not part of the accessible name"
+	})
+}
+
+// authorLabel is element i's aria-label, or else the text of what its
+// aria-labelledby names.
+func (pg *page) authorLabel(i int) string {
+	if l := strings.TrimSpace(pg.node(i).Attrs["aria-label"]); l != "" {
+		return l
+	}
+	var parts []string
+	for _, id := range strings.Fields(pg.node(i).Attrs["aria-labelledby"]) {
+		for _, j := range pg.byID(i, id)[:min(1, len(pg.byID(i, id)))] {
+			if l := strings.TrimSpace(pg.node(j).Attrs["aria-label"]); l != "" {
+				parts = append(parts, l)
+			} else {
+				parts = append(parts, pg.contentText(j, false))
 			}
 		}
-		r := pg.explicitRole(i)
-		t := pg.node(i).Tag
-		return (widgetRoles[r] || r == "" && (t == "a" || t == "button")) && pg.text(i, 200) != "" && !pg.hiddenFromAT(i)
-	})
-	return result(pg, is, func(i int) string {
-		if !strings.Contains(strings.ToLower(pg.name(i)), strings.ToLower(pg.text(i, 200))) {
-			return "Element has text that is not part of the accessible name"
+	}
+	return strings.TrimSpace(strings.Join(parts, " "))
+}
+
+// curated lowers s and drops punctuation and symbols, white space
+// collapsed, for comparing a label with shown text.
+func curated(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsPunct(r) || unicode.IsSymbol(r) || r > 0xFFFF {
+			return ' '
 		}
-		return ""
-	})
+		return unicode.ToLower(r)
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
 }
 
 // targets are the elements the target-size rule measures: rendered
@@ -372,28 +373,48 @@ func checkLabelContentMismatch(_ *Input, pg *page) Outcome {
 func (pg *page) targets() []int {
 	return pg.where(func(i int) bool {
 		n := pg.node(i)
-		if !pg.rendered(i) || pg.hiddenFromAT(i) || !pg.focusable(i) || n.Box[2] == 0 || n.Box[3] == 0 {
+		if !pg.rendered(i) || pg.hiddenFromAT(i) || n.Box[2] == 0 || n.Box[3] == 0 || !pg.widgetType(i) || !pg.axeFocusable(i) {
 			return false
 		}
-		r := pg.explicitRole(i)
-		if r != "" && !widgetRoles[r] {
+		if n.Tag == "area" || !pg.htmlElement(i) || offscreen(n.Box) {
 			return false
 		}
-		if pg.inTextBlock(i, true, true) {
+		if !pg.inTabOrder(i) && pg.ancestor(i, func(j int) bool { return pg.widgetType(j) && pg.inTabOrder(j) }) >= 0 {
 			return false
 		}
-		if n.Tag == "a" || n.Tag == "button" || n.Tag == "input" || n.Tag == "select" || n.Tag == "textarea" || widgetRoles[r] {
-			return n.Tag != "input" || !strings.EqualFold(n.Attrs["type"], "hidden")
-		}
-		return false
+		return !pg.inTextBlock(i, true, true)
 	})
 }
 
-// blockish reports whether a display value starts a block of text.
+// offscreen reports whether a box lies wholly above or left of the page
+// (moved out of sight, as skip links are until focused).
+func offscreen(b *[4]float64) bool {
+	return b[0]+b[2] <= 0 || b[1]+b[3] <= 0
+}
+
+// widgetType reports whether element i's role is a widget role.
+func (pg *page) widgetType(i int) bool {
+	d, ok := modelOf(pg.role(i))
+	return ok && d.kind == "widget"
+}
+
+// inTabOrder reports whether element i takes focus from the keyboard: it
+// can take focus and its tabindex is not negative.
+func (pg *page) inTabOrder(i int) bool {
+	if v, ok := pg.attr(i, "tabindex"); ok {
+		if t, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && t < 0 {
+			return false
+		}
+	}
+	return pg.axeFocusable(i)
+}
+
+// blockish reports whether a display value starts a block of text, as
+// axe-core tells blocks (inline-block is not one).
 func blockish(display string) bool {
 	switch display {
-	case "block", "list-item", "table", "flex", "grid", "flow-root", "inline-block", "":
-		return display != ""
+	case "block", "list-item", "table", "flex", "grid":
+		return true
 	}
 	return strings.HasPrefix(display, "table-")
 }
@@ -424,12 +445,12 @@ func (pg *page) inTextBlock(i int, anyText, inlineBlock bool) bool {
 	if s == nil {
 		return false
 	}
-	if s.Display != "inline-block" && blockish(s.Display) || !inlineBlock && (s.Display == "inline-block" || s.Display == "inline-flex" || s.Display == "inline-grid") {
+	if blockish(s.Display) || !inlineBlock && (s.Display == "inline-block" || s.Display == "inline-flex" || s.Display == "inline-grid") {
 		return false
 	}
 	block := pg.ancestor(i, func(j int) bool {
 		st := pg.node(j).Style
-		return st == nil || blockish(st.Display) && st.Display != "inline-block" || st.Display == "inline-block"
+		return st == nil || blockish(st.Display)
 	})
 	if block < 0 {
 		return false
@@ -481,12 +502,12 @@ func checkTargetSize(_ *Input, pg *page) Outcome {
 	// that are not measured themselves.
 	neighbours := pg.where(func(i int) bool {
 		n := pg.node(i)
-		return pg.rendered(i) && !pg.hiddenFromAT(i) && pg.focusable(i) && pg.widget(i) && n.Box[2] > 0 && n.Box[3] > 0
+		return pg.rendered(i) && !pg.hiddenFromAT(i) && pg.axeFocusable(i) && pg.widgetType(i) && n.Box[2] > 0 && n.Box[3] > 0 && !offscreen(n.Box)
 	})
 	return result(pg, ts, func(i int) string {
 		b := pg.node(i).Box
-		if b[2] >= 24 && b[3] >= 24 {
-			return ""
+		if b[2] >= 24 && b[3] >= 24 || !pg.inTabOrder(i) {
+			return "" // big enough, or out of the tab order: for review
 		}
 		cx, cy := b[0]+b[2]/2, b[1]+b[3]/2
 		space := math.Inf(1) // the diameter of the free circle around the centre
@@ -499,8 +520,9 @@ func checkTargetSize(_ *Input, pg *page) Outcome {
 			dy := math.Max(math.Max(o[1]-cy, 0), cy-(o[1]+o[3]))
 			d := 2 * math.Hypot(dx, dy)
 			if o[2] < 24 || o[3] < 24 {
-				// Two undersized targets share the space between them.
-				d = math.Min(d, math.Hypot(o[0]+o[2]/2-cx, o[1]+o[3]/2-cy))
+				// An undersized neighbour is taken as a 12px circle
+				// around its centre, as axe-core measures it.
+				d = math.Min(d, 2*math.Max(0, math.Hypot(o[0]+o[2]/2-cx, o[1]+o[3]/2-cy)-12))
 			}
 			space = math.Min(space, d)
 		}

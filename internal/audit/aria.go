@@ -55,22 +55,6 @@ var requiredAttrs = map[string][]string{
 	"slider": {"aria-valuenow"}, "switch": {"aria-checked"},
 }
 
-// requiredParent are the roles that must sit inside one of some roles.
-var requiredParent = map[string][]string{
-	"listitem": {"list", "directory"}, "menuitem": {"menu", "menubar", "group"}, "menuitemcheckbox": {"menu", "menubar", "group"},
-	"menuitemradio": {"menu", "menubar", "group"}, "option": {"listbox", "group"}, "row": {"grid", "rowgroup", "table", "treegrid"},
-	"rowgroup": {"grid", "table", "treegrid"}, "tab": {"tablist"}, "treeitem": {"tree", "group"},
-	"cell": {"row"}, "gridcell": {"row"}, "columnheader": {"row"}, "rowheader": {"row"},
-}
-
-// requiredChildren are the roles that must own one of some roles.
-var requiredChildren = map[string][]string{
-	"feed": {"article"}, "grid": {"row", "rowgroup"}, "list": {"listitem"}, "listbox": {"option", "group"},
-	"menu": {"menuitem", "menuitemcheckbox", "menuitemradio", "group"}, "menubar": {"menuitem", "menuitemcheckbox", "menuitemradio", "group"},
-	"radiogroup": {"radio"}, "row": {"cell", "columnheader", "gridcell", "rowheader"}, "rowgroup": {"row"},
-	"tablist": {"tab"}, "table": {"row", "rowgroup"}, "tree": {"treeitem", "group"}, "treegrid": {"row", "rowgroup"},
-}
-
 // nameProhibited are roles that may not be named with aria-label or
 // aria-labelledby.
 var nameProhibited = setOf("caption", "code", "deletion", "emphasis", "generic", "insertion", "paragraph", "presentation", "none", "strong", "subscript", "superscript")

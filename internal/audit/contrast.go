@@ -132,10 +132,23 @@ func (pg *page) largeText(i int) bool {
 	return px >= 24 || px >= 18.66 && w >= 700
 }
 
+// shownValue reports whether n is a text field showing the value its
+// value attribute gives (its text for the contrast check).
+func shownValue(n *Node) bool {
+	if n.Tag != "input" || strings.TrimSpace(n.Attrs["value"]) == "" {
+		return false
+	}
+	switch strings.ToLower(n.Attrs["type"]) {
+	case "", "text", "email", "search", "url", "tel", "number":
+		return true
+	}
+	return false
+}
+
 func checkColorContrast(_ *Input, pg *page) Outcome {
 	is := pg.where(func(i int) bool {
 		n := pg.node(i)
-		if strings.TrimSpace(n.Text) == "" || !pg.rendered(i) || pg.hiddenFromAT(i) || n.Box[2] < 1 || n.Box[3] < 1 {
+		if strings.TrimSpace(n.Text) == "" && !shownValue(n) || !pg.rendered(i) || pg.hiddenFromAT(i) || n.Box[2] < 1 || n.Box[3] < 1 {
 			return false
 		}
 		if _, dis := n.Attrs["disabled"]; dis {

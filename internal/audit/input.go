@@ -20,9 +20,12 @@ type Input struct {
 	ViewportWidth  float64 `json:"viewportWidth"`
 	ViewportHeight float64 `json:"viewportHeight"`
 
-	Doc   Document `json:"document"`
-	Nodes []Node   `json:"nodes"`
-	AX    []AXNode `json:"ax"`
+	// SiblingIndexes says whether Nodes carry Sib (recordings made
+	// before they did do not).
+	SiblingIndexes bool     `json:"siblingIndexes,omitempty"`
+	Doc            Document `json:"document"`
+	Nodes          []Node   `json:"nodes"`
+	AX             []AXNode `json:"ax"`
 
 	// Main is the main document's response; nil when not known (a
 	// snapshot of a page loaded before the server watched it).
@@ -59,10 +62,22 @@ type Document struct {
 // Node is one element of the document, in document order. Parent is the
 // index of its parent element in Input.Nodes, -1 for the root.
 type Node struct {
-	Backend int               `json:"b"`
-	Parent  int               `json:"p"`
-	Tag     string            `json:"t"` // lower case
-	Attrs   map[string]string `json:"a,omitempty"`
+	Backend int `json:"b"`
+	Parent  int `json:"p"`
+	// Frame numbers the document the element is in: 0 for the main
+	// document, others for the documents of its frames (whose root
+	// element's Parent is the frame element).
+	Frame int `json:"f,omitempty"`
+	// Scope numbers the process whose backend node ids Backend is in: 0
+	// for the page's, others for cross-process frames'.
+	Scope int               `json:"sc,omitempty"`
+	Tag   string            `json:"t"` // lower case
+	Attrs map[string]string `json:"a,omitempty"`
+	// AttrOrder lists the attribute names in source order.
+	AttrOrder []string `json:"ao,omitempty"`
+	// Sib is the element's index among its parent's child nodes, text
+	// that is only white space left out (Lighthouse's node path).
+	Sib int `json:"n,omitempty"`
 	// Text is the text of the node's own text children, joined.
 	Text string `json:"x,omitempty"`
 	// Box is the border box in CSS pixels of the page (x, y, width,
@@ -107,6 +122,7 @@ type Props struct {
 // audits read.
 type AXNode struct {
 	Backend int    `json:"b"`
+	Scope   int    `json:"sc,omitempty"` // as Node.Scope
 	Role    string `json:"r,omitempty"`
 	Name    string `json:"n,omitempty"`
 	Ignored bool   `json:"i,omitempty"`

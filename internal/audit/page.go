@@ -16,19 +16,27 @@ type page struct {
 	ids      map[string][]int
 	html     int // the root element, -1 when none
 	body     int
+	// Tables' grids, cells' places in them and their scopes, worked out
+	// once (the table checks ask for them cell by cell).
+	grids  map[int][][]int
+	places map[int][2]int
+	scopes map[int]string
 }
 
 // newPage indexes in.
 func newPage(in *Input) *page {
-	pg := &page{in: in, children: make([][]int, len(in.Nodes)), ax: map[int]*AXNode{}, ids: map[string][]int{}, html: -1, body: -1}
+	pg := &page{in: in, children: make([][]int, len(in.Nodes)), ax: map[int]*AXNode{}, ids: map[string][]int{}, html: -1, body: -1,
+		grids: map[int][][]int{}, places: map[int][2]int{}, scopes: map[int]string{}}
 	for i, n := range in.Nodes {
 		if n.Parent >= 0 && n.Parent < len(in.Nodes) {
 			pg.children[n.Parent] = append(pg.children[n.Parent], i)
 		}
 		if id := n.Attrs["id"]; id != "" {
-			pg.ids[id] = append(pg.ids[id], i)
+			k := idKey(n.Frame, id)
+			pg.ids[k] = append(pg.ids[k], i)
 		}
 		switch {
+		case n.Frame != 0:
 		case n.Tag == "html" && pg.html < 0:
 			pg.html = i
 		case n.Tag == "body" && pg.body < 0:
@@ -38,10 +46,24 @@ func newPage(in *Input) *page {
 	for i := range in.AX {
 		a := &in.AX[i]
 		if a.Backend != 0 {
-			pg.ax[a.Backend] = a
+			pg.ax[axKey(a.Scope, a.Backend)] = a
 		}
 	}
 	return pg
+}
+
+// idKey is the key of an id in page.ids: ids are scoped to their
+// document (the main one, frame 0, keeps the bare id).
+func idKey(frame int, id string) string {
+	if frame == 0 {
+		return id
+	}
+	return strconv.Itoa(frame) + "\x00" + id
+}
+
+// byID returns the elements with an id in element i's document.
+func (pg *page) byID(i int, id string) []int {
+	return pg.ids[idKey(pg.node(i).Frame, id)]
 }
 
 // node returns element i.
@@ -82,17 +104,24 @@ func (pg *page) hiddenFromAT(i int) bool {
 		if _, ok := pg.attr(j, "hidden"); ok && pg.node(j).Box == nil {
 			return true
 		}
+		if _, ok := pg.attr(j, "inert"); ok {
+			return true
+		}
 	}
 	n := pg.node(i)
 	if n.Style == nil && n.Box == nil {
 		// display:none (or inside it): no computed style was captured.
 		return true
 	}
-	return false
+	// visibility is inherited: the element's own computed value says.
+	return n.Style != nil && (n.Style.Visibility == "hidden" || n.Style.Visibility == "collapse")
 }
 
 // axOf returns element i's accessibility node, nil when Chrome has none.
-func (pg *page) axOf(i int) *AXNode { return pg.ax[pg.node(i).Backend] }
+func (pg *page) axOf(i int) *AXNode { return pg.ax[axKey(pg.node(i).Scope, pg.node(i).Backend)] }
+
+// axKey keys a backend node id by the process it is in.
+func axKey(scope, backend int) int { return scope<<32 | backend }
 
 // name returns element i's accessible name as Chrome computes it.
 func (pg *page) name(i int) string {
@@ -168,7 +197,9 @@ func (pg *page) ref(i int, explanation string) Item {
 // selector, the start tag, a label and the box.
 func (pg *page) nodeRef(i int, explanation string) *NodeRef {
 	n := pg.node(i)
-	r := &NodeRef{Type: "node", Selector: pg.selector(i), Snippet: pg.snippet(i), NodeLabel: pg.label(i), Explanation: explanation, Backend: n.Backend, LhID: fmt.Sprintf("dtm-%d", i), Path: pg.path(i)}
+	// A cross-process frame's backend ids are another process's: not
+	// given, so no snapshot uid is looked up for them.
+	r := &NodeRef{Type: "node", Selector: pg.selector(i), Snippet: pg.snippet(i), NodeLabel: pg.label(i), Explanation: explanation, Backend: n.Backend * boolInt(n.Scope == 0), LhID: fmt.Sprintf("dtm-%d", i), Path: pg.path(i)}
 	if n.Box != nil {
 		b := n.Box
 		r.BoundingRect = &Rect{Top: b[1], Left: b[0], Width: b[2], Height: b[3], Bottom: b[1] + b[3], Right: b[0] + b[2]}
@@ -176,23 +207,22 @@ func (pg *page) nodeRef(i int, explanation string) *NodeRef {
 	return r
 }
 
-// selector builds a short selector for element i: up to four levels of
-// tag, #id or .class, closest first.
+// selector is Lighthouse's selector of element i: up to four levels
+// below the root element, each the tag with its id or else its first
+// class, closest last.
 func (pg *page) selector(i int) string {
 	var parts []string
 	for j := i; j >= 0 && len(parts) < 4; j = pg.node(j).Parent {
 		n := pg.node(j)
-		if n.Tag == "html" && len(parts) > 0 {
-			break
-		}
 		part := n.Tag
-		if id := n.Attrs["id"]; id != "" && !strings.ContainsAny(id, " \t\"'") {
+		if id := n.Attrs["id"]; id != "" {
 			part += "#" + id
 		} else if cls := strings.Fields(n.Attrs["class"]); len(cls) > 0 {
-			part += "." + strings.Join(cls[:min(len(cls), 2)], ".")
+			part += "." + cls[0]
 		}
 		parts = append(parts, part)
-		if n.Attrs["id"] != "" {
+		p := n.Parent
+		if p < 0 || pg.node(p).Frame != n.Frame || pg.node(p).Tag == "html" {
 			break
 		}
 	}
@@ -200,48 +230,113 @@ func (pg *page) selector(i int) string {
 	return strings.Join(parts, " > ")
 }
 
-// path is Lighthouse's node path: child index and tag of each element
-// from the root.
+// path is Lighthouse's node path: the index among its siblings (text
+// that is only white space left out) and the node name of each node from
+// the document down; a frame's document joins its frame element's path
+// with "/". Inputs recorded without sibling indexes count elements only.
 func (pg *page) path(i int) string {
+	var b []string
 	var parts []string
 	for j := i; j >= 0; j = pg.node(j).Parent {
-		p := pg.node(j).Parent
-		idx := 0
-		if p >= 0 {
-			idx = slices.Index(pg.children[p], j)
+		n := pg.node(j)
+		p := n.Parent
+		idx := n.Sib
+		if !pg.in.SiblingIndexes {
+			idx = 0
+			if p >= 0 && pg.node(p).Frame == n.Frame {
+				idx = slices.Index(pg.children[p], j)
+			}
 		}
-		parts = append(parts, strings.ToUpper(pg.node(j).Tag), strconv.Itoa(idx))
+		name := n.Tag
+		if pg.htmlElement(j) {
+			name = strings.ToUpper(name)
+		}
+		parts = append(parts, name, strconv.Itoa(idx))
+		if p >= 0 && pg.node(p).Frame != n.Frame {
+			slices.Reverse(parts)
+			b = append(b, strings.Join(parts, ","))
+			parts = nil
+		}
 	}
 	slices.Reverse(parts)
-	return strings.Join(parts, ",")
+	b = append(b, strings.Join(parts, ","))
+	slices.Reverse(b)
+	return strings.Join(b, "/")
 }
 
-// snippet is element i's start tag, long attribute values shortened.
+// truncate shortens s to limit characters, the last an ellipsis.
+func truncate(s string, limit int) string {
+	r := []rune(s)
+	if len(r) <= limit {
+		return s
+	}
+	return string(r[:limit-1]) + "…"
+}
+
+// attrEscaper escapes an attribute value as outerHTML does.
+var attrEscaper = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "\u00a0", "&nbsp;", "<", "&lt;", ">", "&gt;")
+
+// snippet is element i's start tag as Lighthouse shows it: attributes in
+// source order (title left out), values cut at 75 characters, and the
+// attributes after the first 500 characters dropped.
 func (pg *page) snippet(i int) string {
 	n := pg.node(i)
+	names := n.AttrOrder
+	if len(names) != len(n.Attrs) {
+		names = sortedIDs(n.Attrs)
+	}
 	var b strings.Builder
 	b.WriteString("<" + n.Tag)
-	for _, k := range sortedIDs(n.Attrs) {
-		v := n.Attrs[k]
-		if len(v) > 80 {
-			v = v[:77] + "…"
+	count, cut := 0, false
+	for _, k := range names {
+		if k == "title" {
+			continue
 		}
-		fmt.Fprintf(&b, " %s=%q", k, v)
+		if count > 500 {
+			cut = true
+			continue
+		}
+		v := truncate(n.Attrs[k], 75)
+		count += len([]rune(k)) + len([]rune(v))
+		b.WriteString(" " + k + `="` + attrEscaper.Replace(v) + `"`)
+	}
+	if cut || count > 500 {
+		b.WriteString(" …")
 	}
 	b.WriteString(">")
 	return b.String()
 }
 
-// label is a short human label for element i: its text, or its alt,
-// aria-label or title.
+// label is Lighthouse's label of element i: its text, alt or aria-label,
+// or that of its first descendant with an alt or aria-label, cut at 80
+// characters; the selector when it has none (and for the root and body).
 func (pg *page) label(i int) string {
-	if t := pg.text(i, 80); t != "" {
-		return t
-	}
-	for _, a := range []string{"alt", "aria-label", "title", "placeholder", "value", "name"} {
-		if v := strings.TrimSpace(pg.node(i).Attrs[a]); v != "" {
-			return v
+	if t := pg.node(i).Tag; t != "html" && t != "body" {
+		if l := pg.ownLabel(i); l != "" {
+			return truncate(l, 80)
+		}
+		for _, d := range pg.descendants(i) {
+			if pg.node(d).Frame != pg.node(i).Frame {
+				continue
+			}
+			if hasAttr(pg.node(d), "alt") || hasAttr(pg.node(d), "aria-label") {
+				if l := pg.ownLabel(d); l != "" {
+					return truncate(l, 80)
+				}
+				break
+			}
 		}
 	}
-	return pg.node(i).Tag
+	return pg.selector(i)
+}
+
+// ownLabel is element i's shown text, or else its alt or aria-label.
+func (pg *page) ownLabel(i int) string {
+	if t := pg.visibleText(i); t != "" {
+		return t
+	}
+	if v := pg.node(i).Attrs["alt"]; v != "" {
+		return v
+	}
+	return pg.node(i).Attrs["aria-label"]
 }

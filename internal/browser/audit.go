@@ -29,21 +29,11 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	}
 	url := p.Info().URL
 	in := &audit.Input{Mode: mode, Device: device, URL: url, FinalURL: url}
-	snap, err := cdp.DOMSnapshotCaptureSnapshot.Call(ctx, s, cdp.CaptureSnapshotParams{ComputedStyles: auditStyles})
-	if err != nil {
-		return nil, fmt.Errorf("audit: DOM snapshot: %w", err)
+	if err := auditSession(ctx, s, in, 0, -1); err != nil {
+		return nil, err
 	}
-	if len(snap.Documents) == 0 {
-		return nil, errors.New("audit: the page has no document")
-	}
-	in.Nodes = domNodes(snap.Documents[0], snap.Strings)
-	ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{})
-	if err != nil {
-		return nil, fmt.Errorf("audit: accessibility tree: %w", err)
-	}
-	for _, n := range ax.Nodes {
-		in.AX = append(in.AX, audit.AXNode{Backend: n.BackendDOMNodeID, Role: n.Role.String(), Name: n.Name.String(), Ignored: n.Ignored})
-	}
+	in.SiblingIndexes = true
+	p.auditCrossProcessFrames(ctx, s, in)
 	if err := p.auditFacts(ctx, s, in); err != nil {
 		return nil, err
 	}
@@ -59,10 +49,13 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	return in, nil
 }
 
-// domNodes flattens the elements of a snapshot document, in document
-// order, leaving out shadow trees and pseudo-elements (which axe's DOM
-// walk and the facts script do not see either).
-func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
+// domNodes appends the elements of a snapshot document to out, in
+// document order, leaving out shadow trees and pseudo-elements (which
+// axe's DOM walk and the facts script do not see either). The document's
+// root element hangs under element owner (-1 for the main document) and
+// its elements are numbered frame. It returns, for each frame element,
+// its index in out and its document's index in the snapshot.
+func domNodes(out []audit.Node, d cdp.DocumentSnapshot, str []string, owner, frame int) ([]audit.Node, [][2]int) {
 	at := func(i int) string {
 		if i < 0 || i >= len(str) {
 			return ""
@@ -81,8 +74,15 @@ func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
 	for li, ni := range d.Layout.NodeIndex {
 		layout[ni] = li
 	}
+	content := map[int]int{}
+	for k, i := range nd.ContentDocumentIndex.Index {
+		if k < len(nd.ContentDocumentIndex.Value) {
+			content[i] = nd.ContentDocumentIndex.Value[k]
+		}
+	}
+	var frames [][2]int
 	elem := make([]int, len(nd.NodeType)) // snapshot index -> element index, -1
-	var out []audit.Node
+	sibs := map[int]int{}                 // snapshot index -> child nodes counted so far
 	for i := range nd.NodeType {
 		elem[i] = -1
 		parent := -1
@@ -95,18 +95,26 @@ func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
 		if skip[i] {
 			continue
 		}
-		pe := -1
+		// Lighthouse's node path counts a node's earlier siblings, text
+		// that is only white space left out.
+		sib := sibs[parent]
+		if nd.NodeType[i] != 3 || strings.TrimSpace(at(nd.NodeValue[i])) != "" {
+			sibs[parent]++
+		}
+		pe := owner
 		if parent >= 0 {
 			pe = elem[parent]
 		}
 		switch nd.NodeType[i] {
 		case 1:
-			n := audit.Node{Backend: nd.BackendNodeID[i], Parent: pe, Tag: strings.ToLower(at(nd.NodeName[i]))}
+			n := audit.Node{Backend: nd.BackendNodeID[i], Parent: pe, Frame: frame, Sib: sib, Tag: strings.ToLower(at(nd.NodeName[i]))}
 			if i < len(nd.Attributes) && len(nd.Attributes[i]) > 0 {
 				n.Attrs = map[string]string{}
 				a := nd.Attributes[i]
 				for k := 0; k+1 < len(a); k += 2 {
-					n.Attrs[strings.ToLower(at(a[k]))] = at(a[k+1])
+					name := strings.ToLower(at(a[k]))
+					n.Attrs[name] = at(a[k+1])
+					n.AttrOrder = append(n.AttrOrder, name)
 				}
 			}
 			if li, ok := layout[i]; ok {
@@ -124,9 +132,12 @@ func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
 					Opacity: v(5), Display: v(6), Visibility: v(7), TextDecoration: v(8), BorderBottom: v(9), Position: v(10), ObjectFit: v(11)}
 			}
 			elem[i] = len(out)
+			if doc, ok := content[i]; ok {
+				frames = append(frames, [2]int{len(out), doc})
+			}
 			out = append(out, n)
 		case 3:
-			if pe >= 0 {
+			if pe >= 0 && out[pe].Frame == frame {
 				if t := strings.TrimSpace(at(nd.NodeValue[i])); t != "" {
 					if out[pe].Text != "" {
 						out[pe].Text += " "
@@ -138,11 +149,11 @@ func domNodes(d cdp.DocumentSnapshot, str []string) []audit.Node {
 			}
 		default:
 			// Documents, doctypes, comments: their children (for a
-			// document, the root element) hang under no element.
+			// document, the root element) hang under the owner.
 			elem[i] = pe
 		}
 	}
-	return out
+	return out, frames
 }
 
 // auditFacts runs audit-facts.js in an isolated world and copies what it
@@ -184,6 +195,9 @@ func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) 
 	img, fld := 0, 0
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
+		if n.Frame != 0 {
+			break // frames' documents come after the main one's
+		}
 		switch n.Tag {
 		case "img":
 			if img < len(f.Images) {
