@@ -18,6 +18,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/config"
 	"github.com/devtools-mcp/devtools-mcp/internal/daemon"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
@@ -120,8 +121,8 @@ func (c *cli) usagef(help, format string, args ...any) int {
 // --filesystemRoot directories, since only this user can reach the socket.
 // It returns a usage error when the flags are wrong.
 func (c *cli) daemonArgv(flags []string) ([]string, error) {
-	env := processEnviron()
-	cfg, err := LoadConfig(flags, env)
+	env := config.ProcessEnviron()
+	cfg, err := config.LoadConfig(flags, env)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +141,7 @@ func (c *cli) daemonArgv(flags []string) ([]string, error) {
 		argv = append(argv, refDaemonDefaults(connects)...)
 	}
 	argv = append(argv, flags...)
-	if _, err := LoadConfig(argv[3:], env); err != nil {
+	if _, err := config.LoadConfig(argv[3:], env); err != nil {
 		return nil, err
 	}
 	if argv[0], err = os.Executable(); err != nil {
@@ -179,7 +180,7 @@ func (c *cli) startUsage() string {
 
 func (c *cli) start(flags []string) int {
 	argv, err := c.daemonArgv(flags)
-	var ue *UsageError
+	var ue *config.UsageError
 	switch {
 	case errors.As(err, &ue):
 		return c.usagef(c.startUsage(), "start: %v", err)
@@ -372,7 +373,7 @@ func (c *cli) tool(name string, argv []string) int {
 func closestTool(list []jsonrpc.Tool, name string) string {
 	best, bestDist := "", max(2, len(name)/3)+1
 	for _, t := range list {
-		if d := editDistance(normalizeName(name), normalizeName(t.Name)); d < bestDist {
+		if d := config.EditDistance(config.NormalizeName(name), config.NormalizeName(t.Name)); d < bestDist {
 			best, bestDist = t.Name, d
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/config"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
@@ -178,7 +179,7 @@ func parseToolArgs(tool string, params []param, argv []string, g grammar) (*tool
 			continue
 		}
 		name, value, hasValue := strings.Cut(arg[2:], "=")
-		isFormat := normalizeName(name) == "outputformat"
+		isFormat := config.NormalizeName(name) == "outputformat"
 		p := paramNamed(params, name)
 		if p == nil && !isFormat {
 			return nil, unknownOption(params, name)
@@ -241,7 +242,7 @@ func parseToolArgs(tool string, params []param, argv []string, g grammar) (*tool
 // (pageId, page-id, pageid).
 func paramNamed(params []param, name string) *param {
 	for i := range params {
-		if normalizeName(params[i].name) == normalizeName(name) {
+		if config.NormalizeName(params[i].name) == config.NormalizeName(name) {
 			return &params[i]
 		}
 	}
@@ -308,7 +309,7 @@ func (p *param) convert(typ, value string) (any, error) {
 		}
 		return value, nil
 	case "boolean":
-		b, ok := parseBool(value)
+		b, ok := config.ParseBool(value)
 		if !ok {
 			return nil, fmt.Errorf("<%s> must be true or false, got %q", p.name, value)
 		}
@@ -368,7 +369,7 @@ func toolHelp(t jsonrpc.Tool, params []param, g grammar) string {
 		}
 	}
 	b.WriteString(" [options]\n\n")
-	writeWrapped(&b, t.Description, "", 80)
+	config.WriteWrapped(&b, t.Description, "", 80)
 	if len(slots) > 0 {
 		b.WriteString("\nArguments (in this order):\n")
 	}
@@ -378,7 +379,7 @@ func toolHelp(t jsonrpc.Tool, params []param, g grammar) string {
 			b.WriteString(" (optional)")
 		}
 		b.WriteString("\n")
-		writeWrapped(&b, s.desc, "      ", 80)
+		config.WriteWrapped(&b, s.desc, "      ", 80)
 	}
 	b.WriteString("\nOptions:\n")
 	for _, p := range params {
@@ -392,13 +393,13 @@ func toolHelp(t jsonrpc.Tool, params []param, g grammar) string {
 			head += " [true|false]"
 		}
 		b.WriteString(head + "\n")
-		writeWrapped(&b, p.desc, "      ", 80)
+		config.WriteWrapped(&b, p.desc, "      ", 80)
 	}
 	b.WriteString("  --output-format md|json\n")
 	if g.ref {
-		writeWrapped(&b, "md (default): the tool's answer, with images saved to files; json: the tool's structured content.", "      ", 80)
+		config.WriteWrapped(&b, "md (default): the tool's answer, with images saved to files; json: the tool's structured content.", "      ", 80)
 	} else {
-		writeWrapped(&b, "md (default, also text): the tool's answer, with images saved to files; json: the raw MCP result.", "      ", 80)
+		config.WriteWrapped(&b, "md (default, also text): the tool's answer, with images saved to files; json: the raw MCP result.", "      ", 80)
 	}
 	return b.String()
 }

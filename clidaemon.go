@@ -11,6 +11,7 @@ import (
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/config"
 	"github.com/devtools-mcp/devtools-mcp/internal/daemon"
 )
 
@@ -26,7 +27,7 @@ func runDaemon(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "devtools-mcp: daemon is started by the command line; use devtools-mcp start")
 		return 2
 	}
-	cfg, err := LoadConfig(args[1:], processEnviron())
+	cfg, err := config.LoadConfig(args[1:], config.ProcessEnviron())
 	if err != nil {
 		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
 		return 2

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/devtools-mcp/devtools-mcp/internal/config"
 	"github.com/devtools-mcp/devtools-mcp/internal/daemon"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
@@ -123,7 +124,7 @@ func cutSessionID(args []string) ([]string, string, error) {
 			break
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if !strings.HasPrefix(arg, "--") || normalizeName(name) != "sessionid" {
+		if !strings.HasPrefix(arg, "--") || config.NormalizeName(name) != "sessionid" {
 			rest = append(rest, arg)
 			continue
 		}

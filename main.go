@@ -20,6 +20,7 @@ import (
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
+	"github.com/devtools-mcp/devtools-mcp/internal/config"
 	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 	"github.com/devtools-mcp/devtools-mcp/tools"
@@ -46,9 +47,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		return runCLI(args, stdout, stderr) // a subcommand or tool: see cli.go
 	}
-	cfg, err := LoadConfig(args, processEnviron())
+	cfg, err := config.LoadConfig(args, config.ProcessEnviron())
 	if err != nil {
-		var ue *UsageError
+		var ue *config.UsageError
 		if errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "devtools-mcp: %v\nRun devtools-mcp --help for the list of flags.\n", err)
 			return 2
@@ -60,7 +61,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "devtools-mcp: warning: %s\n", w)
 	}
 	if cfg.Help {
-		fmt.Fprint(stdout, Usage())
+		fmt.Fprint(stdout, config.Usage())
 		return 0
 	}
 	if cfg.Version {
@@ -107,7 +108,7 @@ type app struct {
 }
 
 // newApp builds the app for cfg; nothing starts until a client initializes.
-func newApp(cfg *Config, stderr io.Writer) (*app, error) {
+func newApp(cfg *config.Config, stderr io.Writer) (*app, error) {
 	log, closeLog, err := newLogger(cfg.LogFile, stderr)
 	if err != nil {
 		return nil, err
@@ -115,7 +116,8 @@ func newApp(cfg *Config, stderr io.Writer) (*app, error) {
 	warnURLPolicyGaps(cfg, log)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	a := &app{log: log, ctx: ctx, mgr: browser.NewManager(browserOptions(cfg, log)), close: func() { stop(); closeLog() }}
-	topts := toolOptions(cfg)
+	topts := cfg.ToolOptions()
+	topts.Guard.UserPatterns = userSensitivePatterns()
 	if cfg.HTTP.Serve {
 		topts.SessionBrowsers = sessionBrowsers(a, cfg)
 	}
@@ -131,7 +133,7 @@ const urlPolicyGaps = "WebRTC, WebTransport, DNS lookups and preconnects"
 // warnURLPolicyGaps says once, at start, what a URL policy leaves open, so
 // that a user who relies on it to keep pages from reaching the network
 // learns it before a page does.
-func warnURLPolicyGaps(cfg *Config, log *slog.Logger) {
+func warnURLPolicyGaps(cfg *config.Config, log *slog.Logger) {
 	flag := "--blockedUrlPattern"
 	switch {
 	case len(cfg.AllowedURLPatterns) > 0:
@@ -200,7 +202,7 @@ const discoverInstructions = "Drives a Chrome browser through the DevTools proto
 // mcpOptions configure the MCP server of stdio and daemon mode alike
 // (each adds its logger). Once a client has initialized, the browser starts
 // in the background (warmBrowser).
-func mcpOptions(cfg *Config, a *app) []jsonrpc.Option {
+func mcpOptions(cfg *config.Config, a *app) []jsonrpc.Option {
 	return []jsonrpc.Option{
 		jsonrpc.WithDiscoverInstructions(discoverInstructions),
 		// A 2026-07-28 client's probe is where a 2025 one would initialize.
@@ -215,7 +217,7 @@ func mcpOptions(cfg *Config, a *app) []jsonrpc.Option {
 // clientInitialized logs who connected, and warns once per session when
 // the client has no roots: its tools then read and write files only in
 // the temp directory.
-func clientInitialized(ctx context.Context, cfg *Config, log *slog.Logger) {
+func clientInitialized(ctx context.Context, cfg *config.Config, log *slog.Logger) {
 	ss := jsonrpc.SessionFrom(ctx)
 	info := ss.ClientInfo()
 	log.Debug("MCP client initialized", "client", info.Name, "clientVersion", info.Version, "protocol", ss.ProtocolVersion())
@@ -228,7 +230,7 @@ func clientInitialized(ctx context.Context, cfg *Config, log *slog.Logger) {
 }
 
 // browserOptions maps the command line to how the browser is launched or attached.
-func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
+func browserOptions(cfg *config.Config, log *slog.Logger) browser.Options {
 	return browser.Options{
 		Logger:      log,
 		ProtocolLog: rawProtocolLog(),
@@ -266,7 +268,7 @@ func browserOptions(cfg *Config, log *slog.Logger) browser.Options {
 }
 
 // launchFeatures are the Chrome features the enabled tool categories need.
-func launchFeatures(cfg *Config) []string {
+func launchFeatures(cfg *config.Config) []string {
 	if cfg.Categories["experimentalWebmcp"] {
 		return []string{"WebMCP"}
 	}
@@ -283,43 +285,6 @@ func userSensitivePatterns() []string {
 	}
 	patterns, _ := urlpattern.ReadFile(filepath.Join(dir, "devtools-mcp", "sensitive-patterns.txt"))
 	return patterns
-}
-
-// toolOptions maps the command line to which tools are listed.
-func toolOptions(cfg *Config) tools.Options {
-	o := tools.Options{
-		Slim:              cfg.Slim,
-		RedactHeaders:     cfg.RedactNetworkHeaders,
-		UnrestrictedPaths: cfg.AllowUnrestrictedPaths,
-		ScriptTimeout:     time.Duration(cfg.ScriptTimeoutMS) * time.Millisecond,
-		Guard: tools.GuardOptions{
-			Sensitive:     cfg.SensitivePages == "on" || (cfg.SensitivePages == "" && (cfg.BrowserURL != "" || cfg.WSEndpoint != "" || cfg.AutoConnect)),
-			ExtraPatterns: cfg.SensitiveURLPatterns,
-			UserPatterns:  userSensitivePatterns(),
-			CloseUserTabs: cfg.AllowCloseUserTabs,
-		},
-		ScreenshotFormat:       cfg.ScreenshotFormat,
-		ScreenshotQuality:      cfg.ScreenshotQuality,
-		ScreenshotMaxWidth:     cfg.ScreenshotMaxWidth,
-		ScreenshotMaxHeight:    cfg.ScreenshotMaxHeight,
-		PerformanceCrux:        cfg.PerformanceCrux,
-		StructuredContent:      cfg.ExperimentalStructuredContent,
-		NoJavaScriptEvaluation: cfg.NoJavaScriptEvaluation,
-		NoFileNavigations:      cfg.NoFileNavigations,
-		NoPageIDRouting:        cfg.NoPageIDRouting,
-		FilesystemRoots:        cfg.FilesystemRoots,
-		Categories:             map[tools.Category]bool{},
-		Conditions: map[tools.Condition]bool{
-			tools.ConditionExperimentalVision: cfg.ExperimentalVision,
-			tools.ConditionMemoryDebugging:    cfg.MemoryDebugging,
-			tools.ConditionInteropTools:       cfg.ExperimentalInteropTools,
-		},
-		Screencast: tools.ScreencastOptions{FFmpeg: cfg.ExperimentalScreencast, FFmpegPath: cfg.ExperimentalFfmpegPath, FPS: cfg.ScreencastFPS},
-	}
-	for name, on := range cfg.Categories {
-		o.Categories[tools.Category(name)] = on
-	}
-	return o
 }
 
 // isTerminal reports whether r is an interactive terminal: someone started

@@ -8,12 +8,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
+	"github.com/devtools-mcp/devtools-mcp/internal/config"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 	"github.com/devtools-mcp/devtools-mcp/tools"
 )
@@ -28,7 +26,7 @@ const sessionCloseTimeout = 10 * time.Second
 // a browser context of the one browser the flags describe, or with
 // --webdriverUrl a browser of the grid, created on the session's first
 // tool call, so that N agents use N grid browsers.
-func sessionBrowsers(a *app, cfg *Config) func(string) tools.SessionBrowsers {
+func sessionBrowsers(a *app, cfg *config.Config) func(string) tools.SessionBrowsers {
 	if cfg.WebDriverURL != "" {
 		return func(string) tools.SessionBrowsers { return browser.NewManager(browserOptions(cfg, a.log)) }
 	}
@@ -36,14 +34,10 @@ func sessionBrowsers(a *app, cfg *Config) func(string) tools.SessionBrowsers {
 }
 
 // httpOptions maps the command line to the transport's options.
-func httpOptions(cfg *Config, a *app) jsonrpc.HTTPOptions {
-	token := cfg.HTTP.Token
-	if token == "" {
-		token = os.Getenv(tokenEnv)
-	}
+func httpOptions(cfg *config.Config, a *app) jsonrpc.HTTPOptions {
 	return jsonrpc.HTTPOptions{
 		AllowedOrigins: cfg.HTTP.AllowedOrigins,
-		BearerToken:    token,
+		BearerToken:    cfg.HTTP.BearerToken(),
 		MaxSessions:    cfg.HTTP.MaxSessions,
 		MaxBodyBytes:   int64(cfg.HTTP.MaxBodyBytes),
 		IdleTimeout:    time.Duration(cfg.HTTP.IdleTimeoutS) * time.Second,
@@ -56,26 +50,15 @@ func httpOptions(cfg *Config, a *app) jsonrpc.HTTPOptions {
 	}
 }
 
-// listenAddr is where --host and --port say to listen: 127.0.0.1 when no
-// host is given (never every interface), an IPv6 host with or without
-// brackets.
-func listenAddr(h HTTPConfig) string {
-	host := strings.TrimSuffix(strings.TrimPrefix(h.Host, "["), "]") // JoinHostPort adds them
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, strconv.Itoa(h.Port))
-}
-
 // serveHTTP serves srv over Streamable HTTP at cfg's address until a.ctx
 // ends (a signal), then ends every session and returns.
-func serveHTTP(a *app, cfg *Config, srv *jsonrpc.Server, stderr io.Writer) error {
-	ln, err := net.Listen("tcp", listenAddr(cfg.HTTP))
+func serveHTTP(a *app, cfg *config.Config, srv *jsonrpc.Server, stderr io.Writer) error {
+	ln, err := net.Listen("tcp", cfg.HTTP.ListenAddr())
 	if err != nil {
 		return fmt.Errorf("--port: %w", err)
 	}
 	opts := httpOptions(cfg, a)
-	if opts.BearerToken == "" && !isLoopbackHost(cfg.HTTP.Host) {
+	if opts.BearerToken == "" && !cfg.HTTP.Loopback() {
 		a.log.Warn("serving to other machines without --httpToken: anyone who reaches the port drives the browser")
 	}
 	h := jsonrpc.NewHTTPHandler(srv, opts)

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/config"
 )
 
 // TestURLPolicyWarnsOfItsGaps checks that a user who sets a URL policy is
@@ -13,12 +15,12 @@ import (
 func TestURLPolicyWarnsOfItsGaps(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		cfg  Config
+		cfg  config.Config
 		want string
 	}{
-		{"blocked", Config{BlockedURLPatterns: []string{"*://evil.test/*"}}, "--blockedUrlPattern"},
-		{"allowed", Config{AllowedURLPatterns: []string{"http://127.0.0.1:*/*"}}, "--allowedUrlPattern"},
-		{"none", Config{}, ""},
+		{"blocked", config.Config{BlockedURLPatterns: []string{"*://evil.test/*"}}, "--blockedUrlPattern"},
+		{"allowed", config.Config{AllowedURLPatterns: []string{"http://127.0.0.1:*/*"}}, "--allowedUrlPattern"},
+		{"none", config.Config{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var buf bytes.Buffer

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"sync"
+
+	"github.com/devtools-mcp/devtools-mcp/internal/config"
 )
 
 // warmUp starts the Chrome the server launches in the background, so that
@@ -50,7 +52,7 @@ func (w *warmUp) stop() {
 // (not attached, no WebDriver) and --lazyLaunch is not set. With one browser for all (stdio), it also makes its first page
 // ready for the tools: attached to, its events followed. Failures are
 // logged only: the first tool call meets them and reports them.
-func (a *app) warmBrowser(cfg *Config) {
+func (a *app) warmBrowser(cfg *config.Config) {
 	if cfg.LazyLaunch || !a.mgr.Launches() {
 		return
 	}

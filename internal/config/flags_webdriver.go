@@ -1,4 +1,4 @@
-package main
+package config
 
 // The flags of getting browsers from a W3C WebDriver endpoint (a Selenium
 // Grid, a local chromedriver). The reference has none; the names say

@@ -1,4 +1,4 @@
-package main
+package config
 
 // Parsing the command line against flagTable: spellings, values, the
 // converters for structured values and the checks for contradictions.
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -47,7 +48,7 @@ func (s *flagSpec) names() []string {
 func spellings(camel string) []string {
 	out := []string{camel}
 	for _, sp := range []string{kebab(camel), strings.ToLower(camel)} {
-		if !containsString(out, sp) {
+		if !slices.Contains(out, sp) {
 			out = append(out, sp)
 		}
 	}
@@ -67,15 +68,6 @@ func kebab(camel string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // lookupFlag resolves an argument's name part ("--browser-url", "-u",
@@ -230,7 +222,7 @@ func shown(s string) string {
 
 // negate gives the opposite boolean spelling, for the --no-x=value hint.
 func negate(value string) string {
-	if b, ok := parseBool(value); ok && b {
+	if b, ok := ParseBool(value); ok && b {
 		return "false"
 	}
 	return "true"
@@ -288,8 +280,8 @@ func (s *flagSpec) expected() string {
 	}
 }
 
-// parseBool accepts the spellings of true and false a config file may hold.
-func parseBool(v string) (value, ok bool) {
+// ParseBool accepts the spellings of true and false a config file may hold.
+func ParseBool(v string) (value, ok bool) {
 	switch strings.ToLower(v) {
 	case "true", "1", "yes":
 		return true, true
@@ -305,7 +297,7 @@ func (s *flagSpec) set(c *Config, name, value string) error {
 	var v any
 	switch s.kind {
 	case kindBool:
-		b, ok := parseBool(value)
+		b, ok := ParseBool(value)
 		if !ok {
 			return usageErrorf("%s expects true or false, got %s", name, shown(value))
 		}

@@ -1,10 +1,11 @@
-package main
+package config
 
 // The --help text and the "did you mean" hint for a mistyped flag, both
 // generated from flagTable.
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -17,9 +18,9 @@ func unknownFlag(name string) string {
 	return fmt.Sprintf("ignoring unknown flag %s", name)
 }
 
-// normalizeName folds case and drops separators, so that "browserURL",
+// NormalizeName folds case and drops separators, so that "browserURL",
 // "browser_url" and "Browser-Url" compare equal.
-func normalizeName(s string) string {
+func NormalizeName(s string) string {
 	s = strings.ToLower(s)
 	return strings.NewReplacer("-", "", "_", "").Replace(s)
 }
@@ -29,7 +30,7 @@ func normalizeName(s string) string {
 // the typed name has an inner dash), or "" when nothing is close.
 func suggestFlag(name string) string {
 	body := strings.TrimLeft(name, "-")
-	typed := normalizeName(body)
+	typed := NormalizeName(body)
 	if typed == "" {
 		return ""
 	}
@@ -40,7 +41,7 @@ func suggestFlag(name string) string {
 		if len(typed) > len(norm)+limit || len(norm) > len(typed)+limit {
 			return // too far apart in length to be within the limit
 		}
-		d := editDistance(typed, norm)
+		d := EditDistance(typed, norm)
 		if d > limit || d >= len(typed) {
 			return
 		}
@@ -50,9 +51,9 @@ func suggestFlag(name string) string {
 	}
 	for _, s := range flagTable {
 		for _, n := range s.names() {
-			consider(normalizeName(n), n)
+			consider(NormalizeName(n), n)
 			if s.kind == kindBool {
-				consider("no"+normalizeName(n), "no-"+n)
+				consider("no"+NormalizeName(n), "no-"+n)
 			}
 		}
 	}
@@ -68,8 +69,8 @@ func suggestFlag(name string) string {
 	return "--" + best
 }
 
-// editDistance is the Levenshtein distance between a and b (bytes).
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b (bytes).
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -127,7 +128,7 @@ func Usage() string {
 				continue
 			}
 			b.WriteString("  " + s.helpHead() + "\n")
-			writeWrapped(&b, s.desc+" "+s.helpDefault(), "      ", 80)
+			WriteWrapped(&b, s.desc+" "+s.helpDefault(), "      ", 80)
 		}
 		if len(compat) > 0 {
 			b.WriteString("\n  Accepted for compatibility with chrome-devtools-mcp, with no effect here:\n")
@@ -145,7 +146,7 @@ func (s *flagSpec) spellingList() []string {
 	var out []string
 	for _, n := range s.names() {
 		for _, sp := range []string{n, kebab(n)} {
-			if !containsString(out, "--"+sp) {
+			if !slices.Contains(out, "--"+sp) {
 				out = append(out, "--"+sp)
 			}
 		}
@@ -190,8 +191,8 @@ func (s *flagSpec) helpDefault() string {
 	return "(default: " + def + ")"
 }
 
-// writeWrapped writes text word-wrapped to width, each line indented.
-func writeWrapped(b *strings.Builder, text, indent string, width int) {
+// WriteWrapped writes text word-wrapped to width, each line indented.
+func WriteWrapped(b *strings.Builder, text, indent string, width int) {
 	line := indent
 	for _, w := range strings.Fields(text) {
 		if line != indent && len(line)+1+len(w) > width {

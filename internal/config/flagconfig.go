@@ -1,4 +1,4 @@
-package main
+package config
 
 // The JSON config file and the environment variables of chrome-devtools-mcp:
 // the same file names, search order and variables, so that a setup written
@@ -43,18 +43,18 @@ const configFileName = "cd4a.config.json"
 // kilobytes, and a mistaken path (a log, a device) must not be slurped.
 const maxConfigFileSize = 1 << 20
 
-// environ is what loading the configuration reads from the process: its
+// Environ is what loading the configuration reads from the process: its
 // variables, home directory and operating system. Tests supply their own.
-type environ struct {
+type Environ struct {
 	getenv func(string) string
 	home   string // "" when unknown
 	goos   string
 }
 
-// processEnviron is the environ of this process.
-func processEnviron() environ {
+// ProcessEnviron is the Environ of this process.
+func ProcessEnviron() Environ {
 	home, _ := os.UserHomeDir()
-	return environ{getenv: os.Getenv, home: home, goos: runtime.GOOS}
+	return Environ{getenv: os.Getenv, home: home, goos: runtime.GOOS}
 }
 
 // LoadConfig is ParseFlags plus what the command line does not say: the
@@ -63,7 +63,7 @@ func processEnviron() environ {
 // environment variables apply on top. With --help or --version no file is
 // read. Errors are *UsageError: a broken config file stops the server like
 // a broken flag.
-func LoadConfig(args []string, env environ) (*Config, error) {
+func LoadConfig(args []string, env Environ) (*Config, error) {
 	cliAssigns, warnings, err := scanArgs(args)
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func LoadConfig(args []string, env environ) (*Config, error) {
 }
 
 // applyEnviron applies the reference's environment variables.
-func applyEnviron(c *Config, env environ) {
+func applyEnviron(c *Config, env Environ) {
 	if _, set := c.Categories["experimentalThirdParty"]; !set && env.getenv(envThirdParty) != "" {
 		c.Categories["experimentalThirdParty"] = true
 	}
@@ -125,7 +125,7 @@ func applyEnviron(c *Config, env environ) {
 // $PLUGIN_DATA/cd4a.config.json, then cd4a/config.json in the user's
 // config directory ($XDG_CONFIG_HOME when absolute, else ~/.config; on
 // Windows %LOCALAPPDATA%\Google).
-func configSearchPaths(env environ) []string {
+func configSearchPaths(env Environ) []string {
 	var paths []string
 	if dir := env.getenv(envPluginData); dir != "" {
 		paths = append(paths, filepath.Join(dir, configFileName))
@@ -146,7 +146,7 @@ func configSearchPaths(env environ) []string {
 // locateConfigFile returns the first existing regular file among the
 // search paths, or "" when there is none or discovery is turned off.
 // Files are not merged: the first one wins.
-func locateConfigFile(env environ) string {
+func locateConfigFile(env Environ) string {
 	if env.getenv(envNoConfigDiscovery) != "" {
 		return ""
 	}

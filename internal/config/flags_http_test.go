@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"strings"
@@ -97,8 +97,8 @@ func TestListenAddr(t *testing.T) {
 		{HTTPConfig{Host: "localhost", Port: 80}, "localhost:80"},
 		{HTTPConfig{Host: "0.0.0.0", AllowRemote: true, Port: 80}, "0.0.0.0:80"},
 	} {
-		if got := listenAddr(tc.h); got != tc.want {
-			t.Errorf("listenAddr(%+v) = %q, want %q", tc.h, got, tc.want)
+		if got := tc.h.ListenAddr(); got != tc.want {
+			t.Errorf("%+v.ListenAddr() = %q, want %q", tc.h, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"strings"
@@ -12,7 +12,7 @@ func listedFor(t *testing.T, args ...string) map[string]bool {
 	t.Helper()
 	cfg := parseOK(t, args...)
 	names := map[string]bool{}
-	for _, tool := range tools.NewServer(toolOptions(cfg), nil, nil).ListTools() {
+	for _, tool := range tools.NewServer(cfg.ToolOptions(), nil, nil).ListTools() {
 		names[tool.Name] = true
 	}
 	return names

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"errors"
@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// testEnviron is an environ with the given variables and home directory.
-func testEnviron(home string, vars map[string]string) environ {
-	return environ{getenv: func(k string) string { return vars[k] }, home: home, goos: "linux"}
+// testEnviron is an Environ with the given variables and home directory.
+func testEnviron(home string, vars map[string]string) Environ {
+	return Environ{getenv: func(k string) string { return vars[k] }, home: home, goos: "linux"}
 }
 
 // writeFile writes content to dir/rel, creating directories, and returns
@@ -28,7 +28,7 @@ func writeFile(t *testing.T, dir, rel, content string) string {
 	return p
 }
 
-func loadOK(t *testing.T, env environ, args ...string) *Config {
+func loadOK(t *testing.T, env Environ, args ...string) *Config {
 	t.Helper()
 	c, err := LoadConfig(args, env)
 	if err != nil {

@@ -1,4 +1,4 @@
-package main
+package config
 
 // The flags of serving MCP over Streamable HTTP (--port and the rest).
 // The reference serves stdio only, so these names are ours; they stay out
@@ -6,6 +6,7 @@ package main
 
 import (
 	"net"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -128,4 +129,27 @@ func isLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(strings.Trim(host, "[]"))
 	return ip != nil && ip.IsLoopback()
+}
+
+// Loopback reports whether the server listens only on this machine.
+func (h HTTPConfig) Loopback() bool { return isLoopbackHost(h.Host) }
+
+// BearerToken is the token clients must send: --httpToken, else
+// $DEVTOOLS_MCP_HTTP_TOKEN, else "" for none.
+func (h HTTPConfig) BearerToken() string {
+	if h.Token != "" {
+		return h.Token
+	}
+	return os.Getenv(tokenEnv)
+}
+
+// ListenAddr is where --host and --port say to listen: 127.0.0.1 when no
+// host is given (never every interface), an IPv6 host with or without
+// brackets.
+func (h HTTPConfig) ListenAddr() string {
+	host := strings.TrimSuffix(strings.TrimPrefix(h.Host, "["), "]") // JoinHostPort adds them
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, strconv.Itoa(h.Port))
 }
