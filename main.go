@@ -20,6 +20,7 @@ import (
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
+	"github.com/devtools-mcp/devtools-mcp/internal/cli"
 	"github.com/devtools-mcp/devtools-mcp/internal/config"
 	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
@@ -30,8 +31,8 @@ import (
 var version = "0.1.0"
 
 func main() {
-	if isRefCLI(os.Args[0]) { // see cliref.go
-		os.Exit(runChromeDevtools(os.Args[1:], os.Stdout, os.Stderr))
+	if cli.IsChromeDevtools(os.Args[0]) {
+		os.Exit(cli.RunChromeDevtools(os.Args[1:], os.Stdout, os.Stderr, version))
 	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
@@ -45,7 +46,10 @@ func serverInfo() jsonrpc.ServerInfo {
 // run is main with its inputs and outputs explicit; it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		return runCLI(args, stdout, stderr) // a subcommand or tool: see cli.go
+		if args[0] == "daemon" {
+			return runDaemon(args[1:], stderr) // see daemon.go
+		}
+		return cli.Run(args, stdout, stderr, version) // a subcommand or tool
 	}
 	cfg, err := config.LoadConfig(args, config.ProcessEnviron())
 	if err != nil {
@@ -80,7 +84,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = serveHTTP(a, cfg, srv, stderr)
 	} else {
 		a.log.Debug("serving MCP on stdio", "version", version)
-		if isTerminal(stdin) {
+		if cli.IsTerminal(stdin) {
 			fmt.Fprintf(stderr, "devtools-mcp %s: an MCP server on stdin and stdout, meant to be started by an MCP client (see docs/clients.md); for commands in a shell use `devtools-mcp help`. Serving anyway; Ctrl-D ends it.\n", version)
 		}
 		err = srv.Serve(a.ctx, stdin, stdout)
@@ -285,20 +289,4 @@ func userSensitivePatterns() []string {
 	}
 	patterns, _ := urlpattern.ReadFile(filepath.Join(dir, "devtools-mcp", "sensitive-patterns.txt"))
 	return patterns
-}
-
-// isTerminal reports whether r is an interactive terminal: someone started
-// the server by hand rather than through a client's pipe. /dev/null, also a
-// character device, is not one.
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	return err != nil || !os.SameFile(fi, null)
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The reference's second command, chrome-devtools, which its agent skills
 // drive: `chrome-devtools <tool> <pageId> <required args...> [--flags]`.
@@ -17,7 +17,6 @@ import (
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/config"
-	"github.com/devtools-mcp/devtools-mcp/internal/daemon"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
@@ -27,8 +26,9 @@ const refCLIName = "chrome-devtools"
 // refSessionEnv is the reference's variable naming the daemon session.
 const refSessionEnv = "CD4A_INTERNAL_DAEMON_SESSION_ID"
 
-// isRefCLI reports whether the program was invoked as chrome-devtools.
-func isRefCLI(argv0 string) bool {
+// IsChromeDevtools reports whether the program was invoked as
+// chrome-devtools, the reference's command-line client.
+func IsChromeDevtools(argv0 string) bool {
 	name := strings.TrimSuffix(filepath.Base(argv0), ".exe")
 	return name == refCLIName
 }
@@ -62,9 +62,9 @@ $DEVTOOLS_MCP_SESSION (default "chrome-devtools").
 // validRefSessionID is what the reference accepts as a session id.
 var validRefSessionID = regexp.MustCompile(`^[a-fA-F0-9-]+$`)
 
-// runChromeDevtools runs the chrome-devtools command line; args are the
-// arguments after the program name.
-func runChromeDevtools(args []string, stdout, stderr io.Writer) int {
+// RunChromeDevtools runs the chrome-devtools command line; args are the
+// arguments after the program name, version is the program's.
+func RunChromeDevtools(args []string, stdout, stderr io.Writer, version string) int {
 	args, id, err := cutSessionID(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", refCLIName, err)
@@ -89,26 +89,7 @@ func runChromeDevtools(args []string, stdout, stderr io.Writer) int {
 	if id != "" {
 		session += "-" + id
 	}
-	paths, err := daemon.SessionPaths(session)
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", refCLIName, err)
-		return 1
-	}
-	c := &cli{paths: paths, stdout: stdout, stderr: stderr, g: grammar{prog: refCLIName, ref: true}}
-	switch args[0] {
-	case "start":
-		return c.start(args[1:])
-	case "stop":
-		return c.stop(args[1:])
-	case "status":
-		return c.status(args[1:])
-	case "help":
-		if len(args) > 1 {
-			return c.tool(args[1], []string{"--help"})
-		}
-		return c.help()
-	}
-	return c.tool(args[0], args[1:])
+	return dispatch(session, grammar{prog: refCLIName, ref: true}, args, stdout, stderr, version)
 }
 
 // cutSessionID removes the reference's --sessionId option from args (up to

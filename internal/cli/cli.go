@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The command line over a background daemon: `devtools-mcp <tool> ...` calls
 // one tool of a daemon that keeps the browser between commands, starting the
@@ -56,22 +56,26 @@ $XDG_RUNTIME_DIR/devtools-mcp, else in devtools-mcp-<uid> in the temp
 directory.
 `
 
-// runCLI runs a command-line subcommand; args[0] is the subcommand or tool.
-func runCLI(args []string, stdout, stderr io.Writer) int {
-	switch args[0] {
-	case "daemon":
-		return runDaemon(args[1:], stderr)
-	case "":
+// Run runs devtools-mcp's command line: args[0] names a subcommand or a
+// tool. version is the program's, which a daemon must match.
+func Run(args []string, stdout, stderr io.Writer, version string) int {
+	if len(args) == 0 || args[0] == "" {
 		fmt.Fprintf(stderr, "devtools-mcp: empty command\n\n%s", cliUsage)
 		return 2
 	}
 	session := cmp.Or(os.Getenv(sessionEnv), "default")
+	return dispatch(session, grammar{prog: "devtools-mcp"}, args, stdout, stderr, version)
+}
+
+// dispatch runs one subcommand (start, stop, status, help) or tool
+// command of either grammar against the session's daemon.
+func dispatch(session string, g grammar, args []string, stdout, stderr io.Writer, version string) int {
 	paths, err := daemon.SessionPaths(session)
 	if err != nil {
-		fmt.Fprintf(stderr, "devtools-mcp: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", g.prog, err)
 		return 1
 	}
-	c := &cli{paths: paths, stdout: stdout, stderr: stderr, g: grammar{prog: "devtools-mcp"}}
+	c := &cli{paths: paths, stdout: stdout, stderr: stderr, g: g, version: version}
 	switch args[0] {
 	case "start":
 		return c.start(args[1:])
@@ -93,6 +97,7 @@ type cli struct {
 	paths          daemon.Paths
 	stdout, stderr io.Writer
 	g              grammar
+	version        string // the program's, which the daemon must match
 }
 
 // usage is the command line's usage text, in its grammar.
@@ -157,7 +162,7 @@ func (c *cli) connect(ctx context.Context) (*daemon.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl, _, err := daemon.Connect(ctx, c.paths, argv, version)
+	cl, _, err := daemon.Connect(ctx, c.paths, argv, c.version)
 	return cl, err
 }
 
@@ -199,7 +204,7 @@ func (c *cli) start(flags []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	cl, started, err := daemon.Connect(ctx, c.paths, argv, version)
+	cl, started, err := daemon.Connect(ctx, c.paths, argv, c.version)
 	if err != nil {
 		return c.failf("start: %v", err)
 	}
@@ -240,7 +245,7 @@ func (c *cli) stop(args []string) int {
 func (c *cli) stopDaemon() (int, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
 	defer cancel()
-	cl, err := daemon.Running(ctx, c.paths, version)
+	cl, err := daemon.Running(ctx, c.paths, c.version)
 	if errors.Is(err, daemon.ErrNotRunning) {
 		return 0, nil
 	}
@@ -263,7 +268,7 @@ func (c *cli) status(args []string) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	cl, err := daemon.Running(ctx, c.paths, version)
+	cl, err := daemon.Running(ctx, c.paths, c.version)
 	if errors.Is(err, daemon.ErrNotRunning) {
 		fmt.Fprintf(c.stdout, "The daemon of session %q is not running.\n", c.paths.Session)
 		if c.g.ref {

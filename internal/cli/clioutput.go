@@ -1,4 +1,4 @@
-package main
+package cli
 
 // How the command line prints a tool's answer: text as is, images saved to
 // files, or the raw MCP result.

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Tool arguments on the command line: a tool's input schema becomes its
 // positional arguments and --options, and its help text.

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package cli
 
 import (
 	"os"
@@ -21,7 +21,7 @@ func TestIsTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer null.Close()
-	if isTerminal(r) || isTerminal(null) {
+	if IsTerminal(r) || IsTerminal(null) {
 		t.Error("a pipe or /dev/null taken for a terminal: a client's server would print the hand-start line")
 	}
 	// The master side of a new pseudo-terminal stands in for a terminal.
@@ -30,7 +30,7 @@ func TestIsTerminal(t *testing.T) {
 		t.Fatalf("open /dev/ptmx: %v", err)
 	}
 	defer tty.Close()
-	if !isTerminal(tty) {
+	if !IsTerminal(tty) {
 		t.Error("a terminal not recognised")
 	}
 }

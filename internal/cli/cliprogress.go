@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -45,5 +45,5 @@ func progressLine(tool string, p daemon.Progress) string {
 // writerIsTerminal reports whether w is a terminal.
 func writerIsTerminal(w io.Writer) bool {
 	r, ok := w.(io.Reader)
-	return ok && isTerminal(r)
+	return ok && IsTerminal(r)
 }
