@@ -4,12 +4,12 @@ package main
 // serves MCP on a session's socket, and what status says about its browser.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/internal/config"
 	"github.com/devtools-mcp/devtools-mcp/internal/daemon"
@@ -59,18 +59,14 @@ func runDaemon(args []string, stderr io.Writer) int {
 	return 0
 }
 
-// browserDetails describes the browser for status: its version and pages.
+// browserDetails describes the browser for status: its version, as it
+// said when the server connected, and its pages.
 func browserDetails(ctx context.Context, b *browser.Browser) string {
 	if b == nil {
 		return "Browser: none yet; the next tool command launches or attaches one.\n"
 	}
 	var s strings.Builder
-	v, err := cdp.BrowserGetVersion.Call(ctx, b.Conn().Session(""))
-	if err != nil {
-		fmt.Fprintf(&s, "Browser: version unknown (%v)\n", err)
-	} else {
-		fmt.Fprintf(&s, "Browser: %s\n", v.Product)
-	}
+	fmt.Fprintf(&s, "Browser: %s\n", cmp.Or(b.Version().Product, "version unknown"))
 	s.WriteString("Pages:\n")
 	selected := b.Selected()
 	for _, p := range b.Pages() {

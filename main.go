@@ -22,6 +22,7 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 	"github.com/devtools-mcp/devtools-mcp/internal/cli"
 	"github.com/devtools-mcp/devtools-mcp/internal/config"
+	"github.com/devtools-mcp/devtools-mcp/internal/middleware"
 	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 	"github.com/devtools-mcp/devtools-mcp/tools"
@@ -157,18 +158,7 @@ func warnURLPolicyGaps(cfg *config.Config, log *slog.Logger) {
 // handler is the tools as the MCP server calls them: timed, and handing
 // back the memory of big calls.
 func (a *app) handler() jsonrpc.Handler {
-	return taskCalls{Handler: &timedCalls{Handler: &memoryReturning{Handler: a.tools}, log: a.log}, runner: a.tools}
-}
-
-// taskCalls keeps the tools' choice of which calls may run as MCP tasks
-// (jsonrpc.TaskRunner) visible through the wrappers around them.
-type taskCalls struct {
-	jsonrpc.Handler
-	runner jsonrpc.TaskRunner
-}
-
-func (h taskCalls) RunsAsTask(name string, args json.RawMessage) bool {
-	return h.runner.RunsAsTask(name, args)
+	return jsonrpc.Wrap(a.tools, middleware.Timed(a.log), middleware.ReturnMemory())
 }
 
 // newLogger logs to stderr, and also to logFile when given. The file also

@@ -1,4 +1,4 @@
-package main
+package middleware
 
 import (
 	"context"
@@ -10,10 +10,8 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
 )
 
-// allocating is a tool handler whose calls allocate n bytes of garbage.
+// allocating is a tool whose calls allocate n bytes of garbage.
 type allocating struct{ n int }
-
-func (allocating) ListTools() []jsonrpc.Tool { return nil }
 
 func (a allocating) CallTool(context.Context, string, json.RawMessage) (*jsonrpc.CallToolResult, error) {
 	sink := make([][]byte, 0, 64)
@@ -55,10 +53,10 @@ func retainedHeap() uint64 {
 // other tests.
 func TestBigCallsReturnTheirMemory(t *testing.T) {
 	const forced = "/gc/cycles/forced:gc-cycles"
-	m := &memoryReturning{Handler: allocating{n: 64 << 20}}
+	m := &memoryReturner{}
 	m.allocated.Store(readMetric("/gc/heap/allocs:bytes"))
 	before := readMetric(forced)
-	if _, err := m.CallTool(t.Context(), "big", nil); err != nil {
+	if _, err := m.wrap(allocating{n: 64 << 20}.CallTool)(t.Context(), "big", nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := readMetric(forced) - before; got != 1 {
@@ -75,11 +73,12 @@ func TestBigCallsReturnTheirMemory(t *testing.T) {
 		t.Errorf("after a call of 64 MB the heap keeps %d bytes it could return to the system, want under 4 MB", got)
 	}
 
-	small := &memoryReturning{Handler: allocating{n: 1 << 20}}
+	small := &memoryReturner{}
 	small.allocated.Store(readMetric("/gc/heap/allocs:bytes"))
+	call := small.wrap(allocating{n: 1 << 20}.CallTool)
 	before = readMetric(forced)
 	for range 4 {
-		if _, err := small.CallTool(t.Context(), "small", nil); err != nil {
+		if _, err := call(t.Context(), "small", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
