@@ -22,6 +22,7 @@ import (
 	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 	"github.com/devtools-mcp/devtools-mcp/internal/cli"
 	"github.com/devtools-mcp/devtools-mcp/internal/config"
+	"github.com/devtools-mcp/devtools-mcp/internal/logfile"
 	"github.com/devtools-mcp/devtools-mcp/internal/middleware"
 	"github.com/devtools-mcp/devtools-mcp/internal/urlpattern"
 	"github.com/devtools-mcp/devtools-mcp/jsonrpc"
@@ -108,7 +109,7 @@ type app struct {
 	ctx   context.Context
 	mgr   *browser.Manager
 	tools *tools.Server
-	warm  warmUp // the browser's start ahead of the first call
+	warm  browser.WarmUp // the browser's start ahead of the first call
 	close func()
 }
 
@@ -174,7 +175,7 @@ func newLogger(logFile string, stderr io.Writer) (*slog.Logger, func(), error) {
 	h := slog.Handler(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	closeFn := func() {}
 	if logFile != "" {
-		f, err := openLogFile(logFile)
+		f, err := logfile.Open(logFile)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -279,4 +280,26 @@ func userSensitivePatterns() []string {
 	}
 	patterns, _ := urlpattern.ReadFile(filepath.Join(dir, "devtools-mcp", "sensitive-patterns.txt"))
 	return patterns
+}
+
+// rawProtocolLog reports whether the user asked for every CDP message in
+// the log, raw (DEBUG naming "protocol", as DEBUG=protocol or
+// DEBUG=*,protocol): the only way cookies, tokens and page content reach it.
+func rawProtocolLog() bool {
+	return strings.Contains(os.Getenv("DEBUG"), "protocol")
+}
+
+// warmBrowser starts the browser ahead of the first call, unless
+// --lazyLaunch says to wait for it; with one browser for all (stdio), its
+// first page too.
+func (a *app) warmBrowser(cfg *config.Config) {
+	if !cfg.LazyLaunch {
+		a.warm.Start(a.ctx, a.mgr, !cfg.HTTP.Serve, a.log)
+	}
+}
+
+// closeBrowser stops the warm-up, then closes the browser.
+func (a *app) closeBrowser(ctx context.Context) {
+	a.warm.Stop()
+	a.mgr.Close(ctx)
 }

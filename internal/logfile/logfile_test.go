@@ -1,4 +1,4 @@
-package main
+package logfile
 
 import (
 	"os"
@@ -14,7 +14,8 @@ func TestLogFileIsNotWrittenThroughASymlink(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := newLogger(link, os.Stderr); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if f, err := Open(link); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		f.Close()
 		t.Fatalf("--logFile through a symlink: %v, want it refused", err)
 	}
 	if b, _ := os.ReadFile(target); string(b) != "original\n" {
@@ -23,12 +24,14 @@ func TestLogFileIsNotWrittenThroughASymlink(t *testing.T) {
 	// A plain file is appended to, not truncated.
 	plain := filepath.Join(t.TempDir(), "plain.log")
 	os.WriteFile(plain, []byte("earlier run\n"), 0o600)
-	log, closeLog, err := newLogger(plain, os.Stderr)
+	f, err := Open(plain)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log.Warn("later run")
-	closeLog()
+	if _, err := f.WriteString("later run\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	if b, _ := os.ReadFile(plain); !strings.HasPrefix(string(b), "earlier run\n") || !strings.Contains(string(b), "later run") {
 		t.Errorf("log file holds %q", b)
 	}
