@@ -102,3 +102,22 @@ func TestListenAddr(t *testing.T) {
 		}
 	}
 }
+
+// TestBearerTokenFromTheEnvironment checks that $DEVTOOLS_MCP_HTTP_TOKEN
+// protects the endpoint when --httpToken is not given, and that the flag
+// wins over it.
+func TestBearerTokenFromTheEnvironment(t *testing.T) {
+	t.Setenv(tokenEnv, "from-env")
+	c := parseOK(t, "--port", "0")
+	if got := c.HTTP.BearerToken(); got != "from-env" {
+		t.Errorf("without --httpToken the token is %q, want $%s's", got, tokenEnv)
+	}
+	c = parseOK(t, "--port", "0", "--httpToken", "from-flag")
+	if got := c.HTTP.BearerToken(); got != "from-flag" {
+		t.Errorf("with --httpToken the token is %q, want the flag's", got)
+	}
+	t.Setenv(tokenEnv, "")
+	if got := parseOK(t, "--port", "0").HTTP.BearerToken(); got != "" {
+		t.Errorf("with neither the token is %q, want none", got)
+	}
+}
