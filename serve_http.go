@@ -58,8 +58,8 @@ func serveHTTP(a *app, cfg *config.Config, srv *jsonrpc.Server, stderr io.Writer
 		return fmt.Errorf("--port: %w", err)
 	}
 	opts := httpOptions(cfg, a)
-	if opts.BearerToken == "" && !cfg.HTTP.Loopback() {
-		a.log.Warn("serving to other machines without --httpToken: anyone who reaches the port drives the browser")
+	if opts.BearerToken == "" {
+		fmt.Fprintln(stderr, noTokenWarning(cfg.HTTP.Loopback()))
 	}
 	h := jsonrpc.NewHTTPHandler(srv, opts)
 	mux := http.NewServeMux()
@@ -82,4 +82,15 @@ func serveHTTP(a *app, cfg *config.Config, srv *jsonrpc.Server, stderr io.Writer
 		err = nil
 	}
 	return err
+}
+
+// noTokenWarning is printed when --port serves without a bearer token:
+// web pages are kept out, but any program that reaches the port (on a
+// loopback address, any local user's) drives the browser.
+func noTokenWarning(loopback bool) string {
+	who := "any program of any user on this machine"
+	if !loopback {
+		who = "anyone who reaches the port"
+	}
+	return "devtools-mcp: warning: serving without --httpToken (or $DEVTOOLS_MCP_HTTP_TOKEN): " + who + " can drive the browser"
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -55,6 +56,7 @@ const (
 const (
 	DefaultHTTPMaxSessions = 64
 	DefaultHTTPIdleTimeout = 30 * time.Minute
+	DefaultHTTPInitTimeout = 10 * time.Second
 )
 
 // sseKeepAlive is how often an open GET stream gets a comment, so that
@@ -69,18 +71,19 @@ const (
 )
 
 // HTTPOptions configures an HTTPHandler. The zero value is a server for
-// local clients: browser pages may reach it only from loopback origins,
-// with no token, at most DefaultHTTPMaxSessions sessions, bodies up to the
+// local clients: browser pages on other origins may not reach it, with no
+// token, at most DefaultHTTPMaxSessions sessions, bodies up to the
 // Server's message size limit, and sessions closed after
 // DefaultHTTPIdleTimeout without a request.
 type HTTPOptions struct {
 	// AllowedOrigins are the origins ("https://app.example.com", scheme,
 	// host and port as a browser sends them) whose pages may call the
-	// server. A request with any other Origin header gets 403, which stops
-	// DNS rebinding attacks on a local server. Requests without an Origin
-	// header (programs rather than browser pages) are always allowed. Nil
-	// allows the loopback origins: http or https on localhost, 127.0.0.1
-	// and [::1], any port.
+	// server besides its own (http, a loopback name, the port it listens
+	// on). A request with any other Origin header gets 403, and so does one
+	// whose Host names neither this machine nor an allowed origin's host,
+	// which stops DNS rebinding attacks on a local server. Requests
+	// without an Origin header (programs rather than browser pages) are
+	// allowed.
 	AllowedOrigins []string
 
 	// BearerToken, when not empty, must arrive as "Authorization: Bearer
@@ -100,6 +103,14 @@ type HTTPOptions struct {
 	// DefaultHTTPIdleTimeout; a negative value never closes them.
 	IdleTimeout time.Duration
 
+	// InitTimeout closes a session whose client, after the initialize
+	// that created it, has sent nothing more (no notifications/initialized,
+	// no request) for this long, so that initialize requests nobody
+	// follows up do not hold places up to MaxSessions for the whole idle
+	// timeout. Zero means DefaultHTTPInitTimeout; a negative value leaves
+	// such sessions to IdleTimeout.
+	InitTimeout time.Duration
+
 	// OnSessionClose, when set, is called once for every session that
 	// ends (DELETE, idle timeout, HTTPHandler.Close, failed initialize),
 	// after its handlers have returned, so the application can free what
@@ -115,10 +126,12 @@ type HTTPHandler struct {
 	srv         *Server
 	opts        HTTPOptions
 	logger      *slog.Logger
-	origins     map[string]bool // normalized AllowedOrigins; nil: loopback only
+	origins     map[string]bool // normalized AllowedOrigins
+	hosts       map[string]bool // their host names, which Host may name too
 	maxSessions int
 	maxBody     int64
 	idleTimeout time.Duration
+	initTimeout time.Duration
 
 	ctx    context.Context // parent of every session; cancelled by Close
 	cancel context.CancelFunc
@@ -142,6 +155,7 @@ func NewHTTPHandler(srv *Server, opts HTTPOptions) *HTTPHandler {
 		maxSessions: opts.MaxSessions,
 		maxBody:     opts.MaxBodyBytes,
 		idleTimeout: opts.IdleTimeout,
+		initTimeout: opts.InitTimeout,
 		afterFunc:   realAfterFunc,
 	}
 	if h.maxSessions <= 0 {
@@ -153,10 +167,16 @@ func NewHTTPHandler(srv *Server, opts HTTPOptions) *HTTPHandler {
 	if h.idleTimeout == 0 {
 		h.idleTimeout = DefaultHTTPIdleTimeout
 	}
-	if opts.AllowedOrigins != nil {
-		h.origins = make(map[string]bool, len(opts.AllowedOrigins))
-		for _, o := range opts.AllowedOrigins {
-			h.origins[normalizeOrigin(o)] = true
+	if h.initTimeout == 0 {
+		h.initTimeout = DefaultHTTPInitTimeout
+	}
+	h.origins = make(map[string]bool, len(opts.AllowedOrigins))
+	h.hosts = make(map[string]bool, len(opts.AllowedOrigins))
+	for _, o := range opts.AllowedOrigins {
+		o = normalizeOrigin(o)
+		h.origins[o] = true
+		if u, err := url.Parse(o); err == nil && u.Host != "" {
+			h.hosts[hostName(u.Host)] = true
 		}
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
@@ -176,10 +196,9 @@ func (h *HTTPHandler) Close() error {
 
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.originAllowed(r.Header.Get("Origin")) {
-		h.logger.Warn("jsonrpc: refused an HTTP request from a foreign origin", "origin", r.Header.Get("Origin"))
-		writeHTTPError(w, http.StatusForbidden, CodeInvalidRequest,
-			"forbidden: origin %q is not allowed to call this server", r.Header.Get("Origin"))
+	if why := h.browserAllowed(r); why != "" {
+		h.logger.Warn("jsonrpc: refused an HTTP request that a web page may have made", "why", why)
+		writeHTTPError(w, http.StatusForbidden, CodeInvalidRequest, "forbidden: %s", why)
 		return
 	}
 	if !h.authorized(w, r) {
@@ -502,7 +521,9 @@ func (h *HTTPHandler) lookup(w http.ResponseWriter, id string) *httpSession {
 	if hs == nil {
 		writeHTTPError(w, http.StatusNotFound, codeSessionNotFound,
 			"session not found: it ended or expired; start a new one with initialize")
+		return nil
 	}
+	hs.establish()
 	return hs
 }
 

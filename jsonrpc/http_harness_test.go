@@ -74,6 +74,10 @@ func (c *httpClient) doContext(ctx context.Context, method, body string) *http.R
 		req.Header.Set(headerProtocolVersion, protocolVersions[0])
 	}
 	for k, v := range c.header {
+		if k == "Host" { // the client sends req.Host, not the header
+			req.Host = v
+			continue
+		}
 		if v == "" {
 			req.Header.Del(k)
 		} else {

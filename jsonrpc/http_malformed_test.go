@@ -50,6 +50,10 @@ func TestHTTPMalformedRequests(t *testing.T) {
 			body: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, status: 406, code: CodeInvalidRequest, mention: "text/event-stream"},
 		{name: "form body", header: map[string]string{"Content-Type": "application/x-www-form-urlencoded"},
 			body: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, status: 415, code: CodeInvalidRequest},
+		{name: "text body", header: map[string]string{"Content-Type": "text/plain;charset=UTF-8"},
+			body: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, status: 415, code: CodeInvalidRequest},
+		{name: "no Content-Type, as an untyped Blob sends", header: map[string]string{"Content-Type": ""},
+			body: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, status: 415, code: CodeInvalidRequest, mention: "application/json"},
 		{name: "GET without event streams", method: http.MethodGet, header: map[string]string{"Accept": "application/json"},
 			status: 406, code: CodeInvalidRequest},
 		{name: "GET without session", method: http.MethodGet, noSess: true, status: 400, code: CodeInvalidRequest},
@@ -76,10 +80,11 @@ func TestHTTPMalformedRequests(t *testing.T) {
 		})
 	}
 
-	// Lenient where HTTP allows it: no Accept or Content-Type at all, and
-	// wildcards, are fine.
+	// Lenient where HTTP allows it: no Accept at all, and wildcards, are
+	// fine.
 	for _, h := range []map[string]string{
-		{"Accept": "", "Content-Type": ""},
+		{"Accept": ""},
+		{"Content-Type": "Application/JSON"},
 		{"Accept": "*/*"},
 		{"Accept": "application/*, text/*;q=0.5"},
 		{"Content-Type": "application/json; charset=utf-8"},
@@ -122,7 +127,7 @@ func FuzzHTTPPost(f *testing.F) {
 	h := NewHTTPHandler(NewServer(ServerInfo{Name: "fuzz", Version: "1"}, fuzzHandler{}), HTTPOptions{MaxBodyBytes: 4096})
 	f.Cleanup(func() { _ = h.Close() })
 	post := func(body []byte, session string) *httptest.ResponseRecorder {
-		req := httptest.NewRequest(http.MethodPost, "/mcp", bytes.NewReader(body))
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8931/mcp", bytes.NewReader(body))
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		req.Header.Set("Content-Type", "application/json")
 		if session != "" {

@@ -3,40 +3,68 @@ package jsonrpc
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
 
-func TestHTTPOriginIsChecked(t *testing.T) {
+// TestHTTPRefusesWebPages checks what stands between a web page and the
+// server: its Origin, the Host it names, and how the browser made the
+// request. A page's refused request never creates a session.
+func TestHTTPRefusesWebPages(t *testing.T) {
 	tests := []struct {
 		name    string
 		allowed []string
-		origin  string
+		header  map[string]string // "PORT" is replaced by the server's port
 		ok      bool
 	}{
-		{"no Origin header: not a browser", nil, "", true},
-		{"loopback page", nil, "http://localhost:5173", true},
-		{"loopback IPv4", nil, "http://127.0.0.1:8080", true},
-		{"loopback IPv6", nil, "https://[::1]", true},
-		{"rebinding attack", nil, "http://evil.example", false},
-		{"a name that only starts with localhost", nil, "http://localhost.evil.example", false},
-		{"sandboxed page", nil, "null", false},
-		{"listed origin", []string{"https://App.example.com/"}, "https://app.example.com", true},
-		{"listed origin, other port", []string{"https://app.example.com"}, "https://app.example.com:8443", false},
-		{"a list replaces the loopback default", []string{"https://app.example.com"}, "http://localhost", false},
+		{"no Origin header: not a browser", nil, nil, true},
+		{"the server's own origin", nil, map[string]string{"Origin": "http://127.0.0.1:PORT"}, true},
+		{"own origin by name", nil, map[string]string{"Origin": "http://localhost:PORT"}, true},
+		{"own origin, upper case", nil, map[string]string{"Origin": "HTTP://LOCALHOST:PORT/"}, true},
+		{"own origin on IPv6 loopback", nil, map[string]string{"Origin": "http://[::1]:PORT"}, true},
+		{"a page on another loopback port", nil, map[string]string{"Origin": "http://127.0.0.1:5173"}, false},
+		{"localhost on another port", nil, map[string]string{"Origin": "http://localhost:8080"}, false},
+		{"IPv6 loopback, another port", nil, map[string]string{"Origin": "http://[::1]:1"}, false},
+		{"https on the server's port", nil, map[string]string{"Origin": "https://127.0.0.1:PORT"}, false},
+		{"loopback without a port", nil, map[string]string{"Origin": "http://localhost"}, false},
+		{"rebinding attack", nil, map[string]string{"Origin": "http://evil.example:PORT"}, false},
+		{"a name that only starts with localhost", nil, map[string]string{"Origin": "http://localhost.evil.example:PORT"}, false},
+		{"sandboxed page", nil, map[string]string{"Origin": "null"}, false},
+		{"empty Origin", nil, map[string]string{"Origin": " "}, false},
+		{"origin with a path", nil, map[string]string{"Origin": "http://127.0.0.1:PORT/x"}, false},
+		{"origin with user info", nil, map[string]string{"Origin": "http://evil@127.0.0.1:PORT"}, false},
+		{"listed origin", []string{"https://App.example.com/"}, map[string]string{"Origin": "https://app.example.com"}, true},
+		{"listed origin, other port", []string{"https://app.example.com"}, map[string]string{"Origin": "https://app.example.com:8443"}, false},
+		{"a list keeps the own origin", []string{"https://app.example.com"}, map[string]string{"Origin": "http://localhost:PORT"}, true},
+		{"a list does not bring back other loopback ports", []string{"https://app.example.com"}, map[string]string{"Origin": "http://localhost:3000"}, false},
+		{"rebound Host", nil, map[string]string{"Host": "evil.example:PORT"}, false},
+		{"rebound Host, upper case", nil, map[string]string{"Host": "EVIL.example"}, false},
+		{"Host localhost", nil, map[string]string{"Host": "LocalHost:PORT"}, true},
+		{"Host localhost without a port", nil, map[string]string{"Host": "localhost"}, true},
+		{"Host IPv6 loopback", nil, map[string]string{"Host": "[::1]:PORT"}, true},
+		{"Host of a listed origin", []string{"https://app.example.com"}, map[string]string{"Host": "app.example.com"}, true},
+		{"Host that ends in a loopback name", nil, map[string]string{"Host": "127.0.0.1.evil.example:PORT"}, false},
+		{"a no-cors fetch from the own origin", nil, map[string]string{"Origin": "http://127.0.0.1:PORT", "Sec-Fetch-Mode": "no-cors"}, false},
+		{"a form posted to it", nil, map[string]string{"Sec-Fetch-Mode": "navigate"}, false},
+		{"a cors fetch from the own origin", nil, map[string]string{"Origin": "http://127.0.0.1:PORT", "Sec-Fetch-Mode": "cors"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := startHTTP(t, nil, HTTPOptions{AllowedOrigins: tt.allowed})
+			port := s.ts.URL[strings.LastIndex(s.ts.URL, ":")+1:]
 			c := s.client()
-			c.header["Origin"] = tt.origin
+			for k, v := range tt.header {
+				c.header[k] = strings.ReplaceAll(v, "PORT", port)
+			}
 			resp := c.post(request(0, "initialize", map[string]any{"protocolVersion": protocolVersions[0]}))
 			if !tt.ok {
-				if e := httpErrorBody(t, resp, http.StatusForbidden); !strings.Contains(e.Message, "origin") {
-					t.Errorf("403 message %q does not name the origin", e.Message)
+				if e := httpErrorBody(t, resp, http.StatusForbidden); !strings.Contains(e.Message, "forbidden") {
+					t.Errorf("403 message %q does not say why", e.Message)
 				}
 				if s.h.table.len() != 0 {
 					t.Error("a refused request created a session")
@@ -45,6 +73,32 @@ func TestHTTPOriginIsChecked(t *testing.T) {
 			}
 			single(t, resp)
 		})
+	}
+}
+
+// TestHTTPRemoteOriginIsTheHost checks the own origin of a server that
+// listens on an address other machines reach: the Host the request names,
+// on the port it came in on.
+func TestHTTPRemoteOriginIsTheHost(t *testing.T) {
+	h := NewHTTPHandler(NewServer(ServerInfo{Name: "test", Version: "1"}, nil), HTTPOptions{})
+	defer h.Close()
+	local := &net.TCPAddr{IP: net.ParseIP("192.0.2.7"), Port: 8931}
+	for _, tt := range []struct {
+		host, origin string
+		ok           bool
+	}{
+		{"box.lan:8931", "http://box.lan:8931", true},
+		{"box.lan:8931", "http://BOX.lan:8931", true},
+		{"box.lan:8931", "http://other.lan:8931", false},
+		{"box.lan:8931", "http://box.lan:9000", false},
+		{"box.lan:8931", "null", false},
+	} {
+		if got := h.originAllowed([]string{tt.origin}, tt.host, local); got != tt.ok {
+			t.Errorf("Host %s, Origin %s: allowed %v, want %v", tt.host, tt.origin, got, tt.ok)
+		}
+	}
+	if h.originAllowed([]string{"http://box.lan:8931", "http://box.lan:8931"}, "box.lan:8931", local) {
+		t.Error("two Origin headers were allowed")
 	}
 }
 
@@ -117,6 +171,7 @@ type fakeClock struct {
 
 type fakeTimer struct {
 	clock   *fakeClock
+	d       time.Duration
 	f       func()
 	stopped bool
 }
@@ -129,9 +184,9 @@ func (ft *fakeTimer) Stop() bool {
 	return was
 }
 
-func (c *fakeClock) afterFunc(_ time.Duration, f func()) timer {
+func (c *fakeClock) afterFunc(d time.Duration, f func()) timer {
 	c.mu.Lock()
-	ft := &fakeTimer{clock: c, f: f}
+	ft := &fakeTimer{clock: c, d: d, f: f}
 	c.timers = append(c.timers, ft)
 	c.mu.Unlock()
 	c.armed <- struct{}{}
@@ -187,6 +242,55 @@ func TestHTTPIdleSessionsExpire(t *testing.T) {
 	if id := recv(t, closed, "the listening session to close"); id != listening.session {
 		t.Errorf("closed %q, want %q", id, listening.session)
 	}
+}
+
+// pending returns the durations of the timers not stopped or fired yet.
+func (c *fakeClock) pending() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var ds []time.Duration
+	for _, ft := range c.timers {
+		if !ft.stopped {
+			ds = append(ds, ft.d)
+		}
+	}
+	return ds
+}
+
+// TestHTTPUnfinishedInitializeExpiresSoon checks that a session whose
+// client never came back after initialize (a web page's blind POST, a
+// flood) is closed after InitTimeout, not the idle timeout, while one
+// whose client sent notifications/initialized keeps the idle timeout.
+func TestHTTPUnfinishedInitializeExpiresSoon(t *testing.T) {
+	closed := make(chan string, 2)
+	s := startHTTP(t, nil, HTTPOptions{
+		IdleTimeout:    time.Hour,
+		InitTimeout:    5 * time.Second,
+		OnSessionClose: func(ss *Session) { closed <- ss.ID() },
+	})
+	clock := &fakeClock{armed: make(chan struct{}, 100)}
+	s.h.afterFunc = clock.afterFunc
+
+	real := s.client()
+	real.initialize("real", nil) // initialize, then notifications/initialized
+	blind := s.client()
+	resp := blind.post(request(0, "initialize", map[string]any{"protocolVersion": protocolVersions[0]}))
+	single(t, resp)
+	blind.session = resp.Header.Get(headerSessionID)
+	if got := clock.pending(); !slices.Equal(got, []time.Duration{time.Hour, 5 * time.Second}) {
+		t.Fatalf("pending timers %v, want the idle timeout for the finished session and 5s for the unfinished one", got)
+	}
+	clock.mu.Lock()
+	for _, ft := range clock.timers {
+		ft.stopped = ft.stopped || ft.d == time.Hour // only the short one elapses
+	}
+	clock.mu.Unlock()
+	clock.elapse()
+	if id := recv(t, closed, "the unfinished session to close"); id != blind.session {
+		t.Fatalf("closed %q, want the unfinished session %q", id, blind.session)
+	}
+	httpErrorBody(t, blind.post(request(1, "ping", nil)), http.StatusNotFound)
+	single(t, real.post(request(1, "ping", nil)))
 }
 
 func TestHTTPIdleTimeoutWithARealTimer(t *testing.T) {

@@ -22,6 +22,19 @@ type httpSession struct {
 	active int    // HTTP requests of this session being served
 	idle   timer  // armed while active is 0; nil without an idle timeout
 	gen    uint64 // bumped whenever active changes, so a stale timer does nothing
+	// established is set by the first request after initialize that names
+	// the session; until then the shorter InitTimeout applies.
+	established bool
+}
+
+// establish records that the client came back with the session's id.
+func (hs *httpSession) establish() {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	if !hs.established {
+		hs.established = true
+		hs.gen++
+	}
 }
 
 // session returns the MCP session, as handlers see it.
@@ -134,7 +147,8 @@ func (t *sessions) close(hs *httpSession, reason string) {
 
 // begin marks an HTTP request of the session as being served, which keeps
 // the session from expiring; end undoes it and, when it was the last one,
-// starts the idle countdown.
+// starts the idle countdown, or the shorter initialization one while the
+// client has not come back after initialize.
 func (t *sessions) begin(hs *httpSession) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
@@ -150,14 +164,18 @@ func (t *sessions) end(hs *httpSession) {
 	defer hs.mu.Unlock()
 	hs.active--
 	hs.gen++
-	if hs.active > 0 || t.h.idleTimeout <= 0 || hs.isDone() {
+	d := t.h.idleTimeout
+	if !hs.established && t.h.initTimeout > 0 && (d <= 0 || t.h.initTimeout < d) {
+		d = t.h.initTimeout
+	}
+	if hs.active > 0 || d <= 0 || hs.isDone() {
 		return
 	}
 	gen := hs.gen
 	if hs.idle != nil {
 		hs.idle.Stop()
 	}
-	hs.idle = t.h.afterFunc(t.h.idleTimeout, func() { t.expire(hs, gen) })
+	hs.idle = t.h.afterFunc(d, func() { t.expire(hs, gen) })
 }
 
 // expire closes the session if nothing has happened since the timer for

@@ -313,6 +313,7 @@ func TestHTTPMessagesOutlivingTheirPostGoToTheGetStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(headerSessionID, c.session)
 	abandoned := make(chan error, 1)
 	go func() {

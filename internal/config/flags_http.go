@@ -30,7 +30,7 @@ type HTTPConfig struct {
 	// (--httpToken, or $DEVTOOLS_MCP_HTTP_TOKEN).
 	Token string
 	// AllowedOrigins are the browser origins allowed besides none
-	// (--httpAllowedOrigin, repeatable); nil allows loopback origins.
+	// (--httpAllowedOrigin, repeatable), besides the server's own.
 	AllowedOrigins []string
 	// MaxSessions bounds the live MCP sessions (--httpMaxSessions); 0
 	// means the transport's default.
@@ -62,8 +62,8 @@ func httpFlags() []*flagSpec {
 			desc:  "Require \"Authorization: Bearer TOKEN\" on every HTTP request. Prefer the environment variable: the process list shows flags.",
 			field: func(c *Config) any { return &c.HTTP.Token }},
 		{name: "httpAllowedOrigin", kind: kindList, group: groupServe, arg: "ORIGIN", example: "https://app.example.com",
-			def:   "loopback origins",
-			desc:  "Origin (scheme://host:port) whose web pages may call the server; requests from other origins get 403, which stops DNS rebinding. Repeat for more.",
+			def:   "the server's own",
+			desc:  "Origin (scheme://host:port) whose web pages may call the server besides its own; requests from other origins, other loopback ports included, get 403. Repeat for more.",
 			field: func(c *Config) any { return &c.HTTP.AllowedOrigins }},
 		{name: "httpMaxSessions", kind: kindInt, group: groupServe, arg: "N", min: 1,
 			def:   "64",
