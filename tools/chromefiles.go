@@ -319,6 +319,9 @@ func copyTreeFile(ctx context.Context, src *os.Root, name string, dst *os.Root, 
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is %s; an extension folder may hold only files and folders", name, confine.Kind(fi.Mode()))
 	}
+	if err := confine.RefuseHardLinked(name, fi); err != nil {
+		return err
+	}
 	if fi.Size() > budget.bytes {
 		return tooBig(fi.Size())
 	}

@@ -160,8 +160,16 @@ func (g *Guard) CheckNavigation(ctx context.Context, path string) error {
 	if len(g.configured) == 0 && len(client) == 0 {
 		return nil
 	}
-	_, _, err := g.confine(ctx, "url", path, true)
-	return err
+	real, _, err := g.confine(ctx, "url", path, true)
+	if err != nil {
+		return err
+	}
+	// Chrome reads the file itself; one with other hard links may be a
+	// file outside the roots under a name inside them.
+	if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() {
+		return RefuseHardLinked(real, fi)
+	}
+	return nil
 }
 
 // within reports whether path is dir or lies beneath it.

@@ -2,6 +2,8 @@
 
 package confine
 
+import "io/fs"
+
 // NoFollow is not available here; Lstat before opening still refuses
 // directories.
 const NoFollow = 0
@@ -11,3 +13,6 @@ func IsSymlinkLoop(error) bool { return false }
 
 // NonBlock does not exist here; special files are refused before opening.
 const NonBlock = 0
+
+// HardLinks is 1 where the link count is not at hand.
+func HardLinks(fs.FileInfo) uint64 { return 1 }

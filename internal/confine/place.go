@@ -22,6 +22,10 @@ type Place struct {
 	rel   string // beneath root, as resolved when checked
 	path  string // the resolved absolute path, for messages
 	owner bool   // whether close releases root
+	// confined is set when paths are confined: a file with more than one
+	// hard link is then not read, since its other names may lie outside
+	// the allowed directories and nothing tells where.
+	confined bool
 }
 
 // Place checks path, the argument arg of a call, for the calling session and opens the handle of the
@@ -52,7 +56,7 @@ func (g *Guard) PlaceFollowing(ctx context.Context, arg, path string, followLast
 	if err != nil {
 		return nil, fmt.Errorf("%s: open %s: %w", arg, dir, err)
 	}
-	return &Place{root: root, rel: rel, path: real, owner: true}, nil
+	return &Place{root: root, rel: rel, path: real, owner: true, confined: !g.unrestricted}, nil
 }
 
 // Dir is the place of the directory dir itself, for files the
@@ -88,7 +92,7 @@ func (p *Place) Child(name string) (*Place, error) {
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
 		return nil, fmt.Errorf("%q is not a file name", name)
 	}
-	return &Place{root: p.root, rel: filepath.Join(p.rel, name), path: filepath.Join(p.path, name)}, nil
+	return &Place{root: p.root, rel: filepath.Join(p.rel, name), path: filepath.Join(p.path, name), confined: p.confined}, nil
 }
 
 // Parent is the directory p lies in, refused when p is the allowed
@@ -98,7 +102,7 @@ func (p *Place) Parent() (*Place, error) {
 	if p.rel == "." {
 		return nil, fmt.Errorf("%s is an allowed directory itself; give a file path inside it", p.path)
 	}
-	return &Place{root: p.root, rel: filepath.Dir(p.rel), path: filepath.Dir(p.path)}, nil
+	return &Place{root: p.root, rel: filepath.Dir(p.rel), path: filepath.Dir(p.path), confined: p.confined}, nil
 }
 
 // TakeParent is Parent for a place that is dropped: the parent takes over
@@ -148,23 +152,47 @@ func Kind(m fs.FileMode) string {
 // user (an existing file's mode is reset to 0600). It never writes through
 // a symlink, never replaces a directory and never opens anything but a
 // regular file: the open does not block (a FIFO without a reader fails at
-// once), and truncation waits until the file is known to be regular.
+// once), and truncation waits until the file is known to be regular. An
+// existing file with more than one hard link is replaced by a new file of
+// that name rather than written, so that the file's other names (one may
+// be outside the allowed directories) keep their contents and mode.
 func (p *Place) Create() (*os.File, error) {
 	if fi, err := p.root.Lstat(p.rel); err == nil {
 		if err := refuseSpecial(p.path, fi, false); err != nil {
 			return nil, err
 		}
 	}
-	f, err := p.root.OpenFile(p.rel, os.O_WRONLY|os.O_CREATE|NoFollow|NonBlock, 0o600)
+	f, err := p.openCreate(os.O_WRONLY | os.O_CREATE | NoFollow | NonBlock)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && HardLinks(fi) > 1 {
+		// Unlinking drops only this name. O_EXCL then fails on anything
+		// planted there meanwhile, a symlink included.
+		f.Close()
+		if err := p.root.Remove(p.rel); err != nil {
+			return nil, fmt.Errorf("create %s: replacing a file with other hard links: %w", p.path, err)
+		}
+		if f, err = p.openCreate(os.O_WRONLY | os.O_CREATE | os.O_EXCL | NoFollow | NonBlock); err != nil {
+			return nil, err
+		}
+	}
+	if err := prepareRegular(f, p.path); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// openCreate opens the file with flag, creating it 0600, and words the
+// error of a symlink found there.
+func (p *Place) openCreate(flag int) (*os.File, error) {
+	f, err := p.root.OpenFile(p.rel, flag, 0o600)
 	if err != nil {
 		if IsSymlinkLoop(err) {
 			return nil, fmt.Errorf("%s is a symbolic link; refusing to write through it", p.path)
 		}
 		return nil, fmt.Errorf("create %s: %w", p.path, err)
-	}
-	if err := prepareRegular(f, p.path); err != nil {
-		f.Close()
-		return nil, err
 	}
 	return f, nil
 }
@@ -208,8 +236,24 @@ func (p *Place) Open() (*os.File, error) {
 			err = refuseSpecial(p.path, fi, false)
 		}
 		return nil, err
+	} else if p.confined {
+		if err := RefuseHardLinked(p.path, fi); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	return f, nil
+}
+
+// RefuseHardLinked refuses to read a file that has more than one hard
+// link: a link inside the allowed directories may name a file outside
+// them (repositories and unpacked archives hold hard links), and no name
+// of the file is more its own than another.
+func RefuseHardLinked(path string, fi fs.FileInfo) error {
+	if n := HardLinks(fi); n > 1 {
+		return fmt.Errorf("%s has %d hard links, and another may be outside the allowed directories; refusing to read it. Read a copy of it (cp makes one), or start the server with --allowUnrestrictedPaths", path, n)
+	}
+	return nil
 }
 
 // Replace writes the file through a temporary one beside it, renamed over
