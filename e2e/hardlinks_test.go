@@ -49,7 +49,9 @@ func TestHardLinksOutOfARootAreNotFollowed(t *testing.T) {
 	}{
 		{"take_snapshot", func(p string) map[string]any { return map[string]any{"filePath": p} }},
 		{"take_screenshot", func(p string) map[string]any { return map[string]any{"filePath": p} }},
-		{"evaluate_script", func(p string) map[string]any { return map[string]any{"function": "() => 'new contents'", "filePath": p} }},
+		{"evaluate_script", func(p string) map[string]any {
+			return map[string]any{"function": "() => 'new contents'", "filePath": p}
+		}},
 		{"take_heapsnapshot", func(p string) map[string]any { return map[string]any{"filePath": p} }},
 	}
 	for _, w := range writes {
