@@ -116,7 +116,7 @@ func getNetworkRequest(ctx context.Context, c *Call, args *getNetworkRequestArgs
 	if r.Failure == "" && (r.Finished || r.Status != 0) {
 		body, binary, err := c.Page.Collected().ResponseBody(ctx, orig)
 		if redacting && err == nil && !binary {
-			body = redact.Body(body, cmp.Or(header(orig.ResponseHeaders, "Content-Type"), orig.MimeType))
+			body = redact.ResponseBody(body, cmp.Or(header(orig.ResponseHeaders, "Content-Type"), orig.MimeType))
 		}
 		c.Resp.Linef("### Response Body")
 		writeBody(ctx, c, body, binary, err, "responseFilePath", args.ResponseFilePath)

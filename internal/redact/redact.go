@@ -128,27 +128,35 @@ func URL(raw string) string {
 
 // redactPairs hides the sensitive values of name=value&... (a query, a
 // fragment, a form body), keeping order and spelling, and reports whether
-// it hid any.
+// it hid any. A ";" separates pairs too, as many servers take it.
 func redactPairs(s string) (string, bool) {
 	if s == "" {
 		return s, false
 	}
-	parts := strings.Split(s, "&")
+	var b strings.Builder
 	changed := false
-	for i, p := range parts {
-		name, _, ok := strings.Cut(p, "=")
-		if !ok {
-			continue
+	for s != "" {
+		end := strings.IndexAny(s, "&;")
+		if end < 0 {
+			end = len(s)
 		}
+		p := s[:end]
+		name, _, ok := strings.Cut(p, "=")
 		if n, err := url.QueryUnescape(name); err == nil {
 			name = n
 		}
-		if sensitiveName(name) {
-			parts[i] = p[:strings.IndexByte(p, '=')+1] + url.QueryEscape(Value)
+		if ok && sensitiveName(strings.TrimSpace(name)) {
+			p = p[:strings.IndexByte(p, '=')+1] + url.QueryEscape(Value)
 			changed = true
 		}
+		b.WriteString(p)
+		if end < len(s) {
+			b.WriteByte(s[end])
+			end++
+		}
+		s = s[end:]
 	}
-	return strings.Join(parts, "&"), changed
+	return b.String(), changed
 }
 
 // Body hides credentials in a request or response body: the values
@@ -187,14 +195,29 @@ func Body(body []byte, contentType string) []byte {
 	return body
 }
 
-// RequestBody is Body for a request body, which a page
-// composed: a text body that is neither a form nor JSON has its
-// credentials hidden as free text is (see Text).
+// RequestBody is Body for a request body, which a page composed: what
+// the content type says it is does not bind the page, so a text body has
+// its credentials hidden as free text is too (see Text), after the form
+// or JSON rule: a form with ";" between its fields, JSON lines, JSON sent
+// as text/plain, a form sent as JSON.
 func RequestBody(body []byte, contentType string) []byte {
-	out := Body(body, contentType)
+	return textBody(Body(body, contentType), contentType)
+}
+
+// ResponseBody is Body for a text response body, which the free-text
+// rule applies to as well: a server echoing a login form back as
+// text/plain or HTML shows its fields.
+func ResponseBody(body []byte, contentType string) []byte {
+	return textBody(Body(body, contentType), contentType)
+}
+
+// textBody applies the free-text rule to body unless it is a multipart
+// form (whose parts redactMultipart already went through) or not UTF-8
+// text.
+func textBody(body []byte, contentType string) []byte {
 	mt, _, _ := mime.ParseMediaType(contentType)
-	if !bytes.Equal(out, body) || mt == "application/x-www-form-urlencoded" || mt == "multipart/form-data" || !utf8.Valid(body) {
-		return out
+	if mt == "multipart/form-data" || !utf8.Valid(body) {
+		return body
 	}
 	if t := Text(string(body)); t != string(body) {
 		return []byte(t)
@@ -208,6 +231,7 @@ func redactJSON(v any) bool {
 	changed := false
 	switch x := v.(type) {
 	case map[string]any:
+		name, named := fieldName(x) // before "key" itself is hidden
 		for k, e := range x {
 			if sensitiveName(k) && e != nil {
 				x[k] = Value
@@ -216,10 +240,31 @@ func redactJSON(v any) bool {
 			}
 			changed = redactJSON(e) || changed
 		}
+		// A field as {"name": "password", "value": "..."} (a form's
+		// serializeArray, many APIs' field lists) is named by a value.
+		if named && sensitiveName(name) {
+			for _, k := range []string{"value", "val", "content", "data"} {
+				if e, ok := x[k]; ok && e != nil && e != Value {
+					x[k] = Value
+					changed = true
+				}
+			}
+		}
 	case []any:
 		for _, e := range x {
 			changed = redactJSON(e) || changed
 		}
 	}
 	return changed
+}
+
+// fieldName returns the name an object gives itself as a form field: its
+// "name", "key", "field" or "id" string.
+func fieldName(x map[string]any) (string, bool) {
+	for _, k := range []string{"name", "key", "field", "id"} {
+		if n, ok := x[k].(string); ok {
+			return n, true
+		}
+	}
+	return "", false
 }

@@ -67,3 +67,46 @@ func TestRedactionCoversTheCredentialClasses(t *testing.T) {
 		t.Errorf("a body without credentials changed: %s", got)
 	}
 }
+
+// TestRedactionOfBodiesWhateverTheirType sends the credentials of a login
+// in the bodies a page or a server can make of them, under every content
+// type they arrive with: the form or JSON rule, and the free-text rule
+// after it, leave none.
+func TestRedactionOfBodiesWhateverTheirType(t *testing.T) {
+	for _, b := range []struct{ body, ctype string }{
+		{"user=a&password=s3cret", "application/x-www-form-urlencoded"},
+		{"user=a&password=s3cret", "APPLICATION/X-WWW-FORM-URLENCODED;CHARSET=UTF-8"},
+		{"user=a;password=s3cret", "application/x-www-form-urlencoded"},
+		{"token=t&user=a;password=s3cret", "application/x-www-form-urlencoded"},
+		{"user=a&pass%77ord=s3cret", "application/x-www-form-urlencoded"},
+		{"user=a&password=s3cret", "text/plain;charset=UTF-8"},
+		{"user=a&password=s3cret", ""},
+		{"user=a&password=s3cret", "application/json"},
+		{`{"user":"a","password":"s3cret"}`, "text/plain"},
+		{`{"user":"a"}` + "\n" + `{"password":"s3cret"}`, "application/x-ndjson"},
+		{`{"user":"a"}` + "\n" + `{"password":"s3cret"}`, "application/json"},
+		{`[{"name":"user","value":"a"},{"name":"password","value":"s3cret"}]`, "application/json"},
+		{`{"fields":[{"key":"otp","value":"s3cret"}]}`, "application/json; charset=utf-8"},
+		{"<p>Welcome a, your password=s3cret</p>", "text/html"},
+	} {
+		if got := string(RequestBody([]byte(b.body), b.ctype)); strings.Contains(got, "s3cret") {
+			t.Errorf("request body %q (%s) shown as %q", b.body, b.ctype, got)
+		}
+		if got := string(ResponseBody([]byte(b.body), b.ctype)); strings.Contains(got, "s3cret") {
+			t.Errorf("response body %q (%s) shown as %q", b.body, b.ctype, got)
+		}
+	}
+	for _, keep := range []struct{ body, ctype string }{
+		{"q=shoes&page=2;size=9", "application/x-www-form-urlencoded"},
+		{`[{"name":"q","value":"shoes"}]`, "application/json"},
+		{"<p>Reset your password on the settings page</p>", "text/html"},
+	} {
+		if got := string(ResponseBody([]byte(keep.body), keep.ctype)); got != keep.body {
+			t.Errorf("a body without credentials changed: %q -> %q", keep.body, got)
+		}
+	}
+	// A query takes ";" between parameters too.
+	if got := URL("https://api.test/x?a=1;token=s3cret"); strings.Contains(got, "s3cret") {
+		t.Errorf("redactURL with ; = %s", got)
+	}
+}
