@@ -210,7 +210,30 @@ func recordScenario(t *testing.T, s *server, filePath, wantFormat, wantExt strin
 
 func TestScreencastChromeRecorder(t *testing.T) {
 	s := startServer(t, append(headless, "--viewport", "800x600", "--screencastFps", "10")...)
-	recordScenario(t, s, filepath.Join(t.TempDir(), "video.webm"), "mp4", ".mp4", 10)
+	recordScenario(t, s, filepath.Join(t.TempDir(), "video.mp4"), "mp4", ".mp4", 10)
+}
+
+// TestScreencastRecordsTheFormatAsked checks that a filePath's extension
+// is the format recorded, never silently another: .webm (which Chrome's
+// recorder cannot write) is recorded with ffmpeg, .apng with the built-in
+// writer, and another extension, or .webm without ffmpeg, is refused with
+// the formats that work, leaving no file.
+func TestScreencastRecordsTheFormatAsked(t *testing.T) {
+	needFFmpeg(t)
+	s := startServer(t, append(headless, "--viewport", "640x480", "--screencastFps", "10")...)
+	recordScenario(t, s, filepath.Join(t.TempDir(), "x.webm"), "webm", ".webm", 10)
+	recordScenario(t, s, filepath.Join(t.TempDir(), "x.APNG"), "apng", ".apng", 10)
+	dir := t.TempDir()
+	mustContain(t, s.fails("screencast_start", map[string]any{"filePath": filepath.Join(dir, "x.gif")}),
+		`unsupported screencast file extension ".gif"`, ".mp4, .webm (recorded with ffmpeg), .apng")
+
+	noFFmpeg := startServerEnv(t, []string{"PATH=" + t.TempDir()}, append(headless, "--executablePath", chromiumPath(t))...)
+	noFFmpeg.ok("navigate_page", map[string]any{"url": "about:blank"})
+	mustContain(t, noFFmpeg.fails("screencast_start", map[string]any{"filePath": filepath.Join(dir, "x.webm")}),
+		"recording .webm needs ffmpeg", "record .mp4")
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("refused starts left %v", entries)
+	}
 }
 
 func TestScreencastFFmpeg(t *testing.T) {
@@ -316,7 +339,15 @@ func TestScreencastWithoutRecorderOrFFmpegWritesAnimatedPNG(t *testing.T) {
 	needFFmpeg(t) // to check the file only: the server gets a PATH without it
 	ws, _, _ := chromium(t)
 	s := startServerEnv(t, []string{"PATH=" + t.TempDir()}, "--wsEndpoint", withoutRecorder(t, ws))
-	path := recordScenario(t, s, filepath.Join(t.TempDir(), "video.mp4"), "apng", ".apng", 10)
+	// Asked for MP4, which nothing here records: refused, saying what works.
+	dir := t.TempDir()
+	s.ok("navigate_page", map[string]any{"url": "about:blank"})
+	mustContain(t, s.fails("screencast_start", map[string]any{"filePath": filepath.Join(dir, "video.mp4")}),
+		"cannot record .mp4 here", "only .apng works")
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a refused start left %v", entries)
+	}
+	path := recordScenario(t, s, filepath.Join(t.TempDir(), "video.apng"), "apng", ".apng", 10)
 	if data, err := os.ReadFile(path); err != nil || !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) || !bytes.Contains(data[:100], []byte("acTL")) {
 		t.Errorf("%s is not an animated PNG (%v)", path, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
@@ -43,7 +44,7 @@ func screencastTools() []*Tool {
 
 // screencastStartArgs are screencast_start's arguments.
 type screencastStartArgs struct {
-	FilePath string `json:"filePath,omitempty" path:"" jsonschema:"Where to save the video (.mp4; with --experimentalScreencast .webm or .mp4). Default: a new temporary directory."`
+	FilePath string `json:"filePath,omitempty" path:"" jsonschema:"Where to save the video: .mp4, .webm (recorded with ffmpeg) or .apng; with --experimentalScreencast .mp4 or .webm. Default: a new temporary directory."`
 }
 
 // screencastStart runs screencast_start.
@@ -52,13 +53,10 @@ func screencastStart(ctx context.Context, c *Call, args *screencastStartArgs) er
 		return errors.New("a screencast recording is already in progress. Use screencast_stop to stop it before starting a new one")
 	}
 	o := c.Server.opts.Screencast
-	format := "mp4"
-	if o.FFmpeg && args.FilePath != "" {
-		ext, err := ffmpegExtension(args.FilePath)
-		if err != nil {
-			return err
-		}
-		format = ext[1:]
+	opts := browser.RecordOptions{FPS: o.FPS, FFmpeg: o.FFmpeg, FFmpegPath: o.FFmpegPath, Format: "mp4"}
+	asked, err := screencastFormat(&opts, args.FilePath)
+	if err != nil {
+		return err
 	}
 	dir, stem, tmpDir, err := screencastPlace(ctx, c, args.FilePath)
 	if err != nil {
@@ -67,14 +65,21 @@ func screencastStart(ctx context.Context, c *Call, args *screencastStartArgs) er
 	defer dir.Close()
 	// The recorder picks the extension: the file is made in the checked
 	// directory, through its handle, so the name it makes stays there.
-	create := func(ext string) (*os.File, error) {
+	// One other than the path asked for is refused, not written instead.
+	opts.Create = func(ext string) (*os.File, error) {
+		if asked != "" && ext != asked {
+			return nil, fmt.Errorf("this browser cannot record %s here: Chrome has no built-in recorder and ffmpeg was not found, so only %s works. Give a filePath ending in %s, omit filePath, or install ffmpeg", asked, ext, ext)
+		}
 		p, err := dir.Child(stem + ext)
 		if err != nil {
 			return nil, err
 		}
 		return p.Create()
 	}
-	rec, err := c.Page.Recorder().Start(ctx, browser.RecordOptions{FPS: o.FPS, FFmpeg: o.FFmpeg, FFmpegPath: o.FFmpegPath, Format: format, Create: create})
+	rec, err := c.Page.Recorder().Start(ctx, opts)
+	if errors.Is(err, browser.ErrFFmpegNotFound) && asked == ".webm" && !o.FFmpeg {
+		err = fmt.Errorf("recording .webm needs ffmpeg: %w. Without it, record .mp4 (Chrome's built-in recorder)", err)
+	}
 	if err != nil {
 		if tmpDir != "" {
 			os.RemoveAll(tmpDir)
@@ -82,7 +87,7 @@ func screencastStart(ctx context.Context, c *Call, args *screencastStartArgs) er
 		return err
 	}
 	c.Resp.Linef("Screencast recording started. The recording will be saved to %s. Use screencast_stop to stop recording.", rec.Path())
-	if !o.FFmpeg {
+	if !opts.FFmpeg && !opts.APNG { // the recorder was not the one asked for
 		switch rec.Kind() {
 		case browser.RecorderFFmpeg:
 			c.Resp.Linef("This Chrome has no built-in recorder, so ffmpeg records the page (VP9 video in MP4).")
@@ -122,20 +127,33 @@ func screencastPlace(ctx context.Context, c *Call, filePath string) (dir *confin
 	return parent, strings.TrimSuffix(name, filepath.Ext(name)), "", nil
 }
 
-// ffmpegExtension returns the container for path's extension, matched
-// regardless of case, lower-cased: .mp4 when it has none, an error for
-// another one (rather than silently writing elsewhere than asked).
-func ffmpegExtension(path string) (string, error) {
-	ext := filepath.Ext(path)
-	if ext == "" {
-		return ".mp4", nil
-	}
-	for _, e := range ffmpegExtensions {
-		if strings.EqualFold(ext, e) {
-			return e, nil
+// screencastFormat sets opts to record the format filePath's extension
+// asks for, and returns that extension lower-cased ("" when none is
+// asked): .mp4 with whatever records here; .webm with ffmpeg, Chrome's
+// recorder writing only MP4; .apng with the built-in writer. Another
+// extension is refused, rather than a file of another format written.
+func screencastFormat(opts *browser.RecordOptions, filePath string) (string, error) {
+	ext := strings.ToLower(filepath.Ext(filePath))
+	if opts.FFmpeg {
+		if ext == "" {
+			return "", nil
 		}
+		if !slices.Contains(ffmpegExtensions, ext) {
+			return "", fmt.Errorf("unsupported screencast file extension %q. Supported formats: %s (case-insensitive)", filepath.Ext(filePath), strings.Join(ffmpegExtensions, ", "))
+		}
+		opts.Format = ext[1:]
+		return ext, nil
 	}
-	return "", fmt.Errorf("unsupported screencast file extension %q. Supported formats: %s (case-insensitive)", ext, strings.Join(ffmpegExtensions, ", "))
+	switch ext {
+	case "", ".mp4":
+	case ".webm":
+		opts.FFmpeg, opts.Format = true, "webm"
+	case ".apng":
+		opts.APNG = true
+	default:
+		return "", fmt.Errorf("unsupported screencast file extension %q. Supported formats: .mp4, .webm (recorded with ffmpeg), .apng (case-insensitive)", filepath.Ext(filePath))
+	}
+	return ext, nil
 }
 
 // screencastStop runs screencast_stop.

@@ -62,6 +62,9 @@ type RecordOptions struct {
 	FFmpeg bool
 	// FFmpegPath is the ffmpeg binary; empty means ffmpeg on PATH.
 	FFmpegPath string
+	// APNG records an animated PNG with the built-in writer, whatever
+	// else this browser and machine could record with.
+	APNG bool
 	// Format is the container ffmpeg writes with FFmpeg set: "webm" or
 	// "mp4" (the default).
 	Format string
@@ -143,7 +146,12 @@ func (rc Recorder) Start(ctx context.Context, opts RecordOptions) (*Recording, e
 		return nil, err
 	}
 	rec := &Recording{page: p, fps: opts.FPS, started: time.Now(), done: make(chan struct{})}
-	if !opts.FFmpeg {
+	if opts.APNG {
+		rec.kind, rec.fps = RecorderAPNG, cmp.Or(opts.FPS, DefaultAPNGFPS)
+		if rec.impl, rec.path, err = startAPNGRecording(ctx, p, s, opts, rec.fps, width, height); err != nil {
+			return nil, err
+		}
+	} else if !opts.FFmpeg {
 		rec.kind = RecorderChrome
 		rec.impl, rec.path, err = startChromeRecording(ctx, p, s, opts, width, height)
 		if err != nil && !unsupported(err) {
