@@ -35,10 +35,10 @@ func (p *Page) EvaluateJSON(ctx context.Context, sc Script) (string, error) {
 		return "", err
 	}
 	var res cdp.EvaluateResult
+	kept, target := newKeptResult(), ""
 	if sc.Function == "" {
 		res, err = cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: sc.Source, AwaitPromise: true, UserGesture: true})
 	} else {
-		var target string
 		if s, target, err = p.callTarget(ctx, s, sc.Args); err != nil {
 			return "", err
 		}
@@ -47,7 +47,7 @@ func (p *Page) EvaluateJSON(ctx context.Context, sc Script) (string, error) {
 			args[i] = cdp.CallArgument{ObjectID: e.objectID}
 		}
 		res, err = cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
-			FunctionDeclaration: sc.Function, ObjectID: target, Arguments: args, AwaitPromise: true, UserGesture: true,
+			FunctionDeclaration: kept.wrap(sc.Function), ObjectID: target, Arguments: args, AwaitPromise: true, UserGesture: true,
 		})
 	}
 	if err != nil {
@@ -63,6 +63,9 @@ func (p *Page) EvaluateJSON(ctx context.Context, sc Script) (string, error) {
 			return "", fmt.Errorf("the function does not parse: %s. Pass a function declaration such as () => document.title, or format=script for a plain script", firstLine(d.Message()))
 		}
 		return "", fmt.Errorf("the script threw: %s", d.Message())
+	}
+	if n := kept.length(res.Result); sc.Function != "" && n >= 0 {
+		return kept.read(ctx, s, target, n)
 	}
 	return p.toJSON(ctx, s, res.Result, sc.ElementObjects)
 }
