@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -63,9 +64,12 @@ type keptResult struct {
 	marker string // what the call returns instead, before the length
 }
 
-// newKeptResult picks names no page script can guess.
+// newKeptResult picks names no page script can guess: 64 random bits in
+// digits, which recorded CDP replays compare digits aside.
 func newKeptResult() keptResult {
-	nonce := rand.Text()
+	var b [8]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	nonce := strconv.FormatUint(binary.BigEndian.Uint64(b[:]), 10)
 	return keptResult{key: "__devtoolsMcpResult" + nonce, marker: "\x00devtools-mcp-result:" + nonce + ":"}
 }
 
