@@ -428,7 +428,7 @@ func closeRecordedPopup(t *testing.T, s *server) (note, path string, recorded fl
 		t.Fatal(err)
 	}
 	started := time.Now()
-	out := s.ok("screencast_start", map[string]any{"pageId": popup, "filePath": filepath.Join(t.TempDir(), "popup.mp4")})
+	out := s.ok("screencast_start", map[string]any{"pageId": popup, "filePath": filepath.Join(t.TempDir(), "popup.apng")})
 	m := regexp.MustCompile(`saved to (\S+)\. Use screencast_stop`).FindStringSubmatch(out)
 	if m == nil {
 		t.Fatalf("screencast_start said:\n%s", out)
@@ -545,7 +545,11 @@ func benchmarkRecording(b *testing.B, recorder string, length time.Duration) {
 	}
 	site := pages(b, map[string]string{"/": animatedPage("First", "rgb(0,90,255)")})
 	s.ok("navigate_page", map[string]any{"url": site.URL})
-	out := s.ok("screencast_start", map[string]any{"filePath": filepath.Join(b.TempDir(), "v.mp4")})
+	name := "v.mp4"
+	if recorder == "apng" {
+		name = "v.apng"
+	}
+	out := s.ok("screencast_start", map[string]any{"filePath": filepath.Join(b.TempDir(), name)})
 	path := regexp.MustCompile(`saved to (\S+)\. Use screencast_stop`).FindStringSubmatch(out)[1]
 	pid := s.cmd.Process.Pid
 	time.Sleep(3 * time.Second) // past the start-up allocations
