@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +42,11 @@ const blindInitialize = `async () => {
 		sent.push(fetch(mcp, {method: 'POST', mode: 'no-cors', headers: {'Accept': 'application/json, text/event-stream'},
 			body: new Blob([init], {type: 'application/json'})}));
 	}
+	// MCP 2026-07-28 needs no session: a stateless tools/call.
+	const call = JSON.stringify({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'new_page',
+		arguments: {url: location.origin + '/pwned'},
+		_meta: {'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}}}});
+	sent.push(fetch(mcp, {method: 'POST', mode: 'no-cors', body: new Blob([call], {type: 'application/json'})}));
 	navigator.sendBeacon(mcp, new Blob([init], {type: 'application/json'}));
 	const done = await Promise.allSettled(sent);
 	return 'sent ' + done.length;
@@ -52,14 +59,19 @@ const blindInitialize = `async () => {
 // follows up (a program's blind POSTs) fill the cap and are dropped
 // within seconds, not after the 30-minute idle timeout.
 func TestHTTPWebPagesCannotOpenSessions(t *testing.T) {
-	site := pages(t, map[string]string{"/": `<title>Hostile</title><p>hi</p>`})
+	pwned := make(chan struct{}, 1)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, `<title>Hostile</title><p>hi</p>`) })
+	mux.HandleFunc("/pwned", func(http.ResponseWriter, *http.Request) { pwned <- struct{}{} })
+	site := httptest.NewServer(mux)
+	t.Cleanup(site.Close)
 	hs := startHTTPServer(t, append(headless[:len(headless):len(headless)], "--httpMaxSessions", "3")...)
 
 	agent := hs.connect()
 	agent.ok("navigate_page", map[string]any{"url": site.URL + "/"})
 	mustContain(t, agent.ok("evaluate_script", map[string]any{
 		"function": strings.ReplaceAll(blindInitialize, "MCPURL", hs.url),
-	}), "sent 16")
+	}), "sent 17")
 
 	for i := range 2 {
 		if _, err := hs.tryConnect(); err != nil {
@@ -67,6 +79,14 @@ func TestHTTPWebPagesCannotOpenSessions(t *testing.T) {
 		}
 	}
 	mustContain(t, hs.log.String(), "warning: serving without --httpToken")
+	if strings.Contains(agent.ok("list_pages", nil), "/pwned") {
+		t.Error("a page's stateless tools/call opened a page")
+	}
+	select {
+	case <-pwned:
+		t.Error("a page's stateless tools/call reached a tool: /pwned was loaded")
+	default:
+	}
 
 	// A DNS-rebinding page names its own host; so would a program that
 	// does, and the server is not that host.
