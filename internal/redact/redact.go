@@ -148,6 +148,11 @@ func redactPairs(s string) (string, bool) {
 		if ok && sensitiveName(strings.TrimSpace(name)) {
 			p = p[:strings.IndexByte(p, '=')+1] + url.QueryEscape(Value)
 			changed = true
+		} else if ok {
+			if v, hid := redactValue(p[strings.IndexByte(p, '=')+1:]); hid {
+				p = p[:strings.IndexByte(p, '=')+1] + v
+				changed = true
+			}
 		}
 		b.WriteString(p)
 		if end < len(s) {
@@ -157,6 +162,21 @@ func redactPairs(s string) (string, bool) {
 		s = s[end:]
 	}
 	return b.String(), changed
+}
+
+// redactValue hides the credentials inside one escaped form or query
+// value (JSON, or name=value text, sent as a field), re-escaped, and
+// reports whether it hid any.
+func redactValue(escaped string) (string, bool) {
+	v, err := url.QueryUnescape(escaped)
+	if err != nil || !strings.ContainsAny(v, "=:") {
+		return escaped, false
+	}
+	out := string(textBody(Body([]byte(v), ""), ""))
+	if out == v {
+		return escaped, false
+	}
+	return url.QueryEscape(out), true
 }
 
 // Body hides credentials in a request or response body: the values
@@ -238,6 +258,12 @@ func redactJSON(v any) bool {
 				changed = true
 				continue
 			}
+			if str, ok := e.(string); ok {
+				if t := Text(str); t != str {
+					x[k], changed = t, true
+				}
+				continue
+			}
 			changed = redactJSON(e) || changed
 		}
 		// A field as {"name": "password", "value": "..."} (a form's
@@ -251,7 +277,13 @@ func redactJSON(v any) bool {
 			}
 		}
 	case []any:
-		for _, e := range x {
+		for i, e := range x {
+			if str, ok := e.(string); ok {
+				if t := Text(str); t != str {
+					x[i], changed = t, true
+				}
+				continue
+			}
 			changed = redactJSON(e) || changed
 		}
 	}

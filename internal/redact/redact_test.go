@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -88,6 +89,10 @@ func TestRedactionOfBodiesWhateverTheirType(t *testing.T) {
 		{`[{"name":"user","value":"a"},{"name":"password","value":"s3cret"}]`, "application/json"},
 		{`{"fields":[{"key":"otp","value":"s3cret"}]}`, "application/json; charset=utf-8"},
 		{"<p>Welcome a, your password=s3cret</p>", "text/html"},
+		{"data=%7B%22password%22%3A%22s3cret%22%7D&x=1", "application/x-www-form-urlencoded"},
+		{"q=" + url.QueryEscape("token=s3cret"), "application/x-www-form-urlencoded"},
+		{`{"query":"mutation { login(user: \"a\", password: \"s3cret\") { id } }"}`, "application/json"},
+		{`{"next":"https://app.test/cb?access_token=s3cret"}`, "application/json"},
 	} {
 		if got := string(RequestBody([]byte(b.body), b.ctype)); strings.Contains(got, "s3cret") {
 			t.Errorf("request body %q (%s) shown as %q", b.body, b.ctype, got)
