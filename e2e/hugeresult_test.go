@@ -30,6 +30,15 @@ func TestHugeResultLeavesThePageUsable(t *testing.T) {
 	t.Logf("navigate_page answered in %v", time.Since(start))
 	mustContain(t, text(res), "Navigated to "+site.URL+"/two")
 	mustContain(t, s.ok("list_pages", nil), "Two ("+site.URL+"/two)")
+
+	// Inside an object, the string makes JSON text as long.
+	res = s.answerWithin(30*time.Second, "evaluate_script", map[string]any{"function": `() => ({s: 'x'.repeat(5e8)})`})
+	if !res.IsError {
+		t.Fatalf("reading a 500 MB object fit in 1 s: %.200s", text(res))
+	}
+	mustContain(t, text(res), "usable again")
+	res = s.answerWithin(20*time.Second, "navigate_page", map[string]any{"url": site.URL, "timeout": 4000})
+	mustContain(t, text(res), "Navigated to "+site.URL)
 }
 
 // TestLongStringResultsArriveWhole returns strings longer than one read
@@ -54,4 +63,18 @@ func TestLongStringResultsArriveWhole(t *testing.T) {
 		t.Fatalf("got %d bytes, want %d: the string was not read whole", len(got), len(want))
 	}
 	mustContain(t, s.ok("evaluate_script", map[string]any{"function": `() => '\u0000devtools-mcp-result:X:5'`}), `devtools-mcp-result:X:5`)
+
+	// An object holding one, and DOM nodes beside it, too.
+	s.ok("evaluate_script", map[string]any{"function": `() => ({s: '😀<&>"\\'.repeat(400000), title: document.querySelector('title')})`, "filePath": path})
+	data, err = os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj struct{ S, Title string }
+	if err := json.Unmarshal(data, &obj); err != nil {
+		t.Fatalf("the saved object is not JSON: %v (%.100s)", err, data)
+	}
+	if want := strings.Repeat(`😀<&>"\`, 400000); obj.S != want || !strings.HasPrefix(obj.Title, "uid=") {
+		t.Fatalf("got %d bytes and title %q, want %d bytes and a uid", len(obj.S), obj.Title, len(want))
+	}
 }

@@ -108,7 +108,14 @@ func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject, o
 	case v.ObjectID == "":
 		return "undefined", nil
 	}
-	packed, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{FunctionDeclaration: serializeJS, ObjectID: v.ObjectID})
+	kept := newKeptResult()
+	serialize, args := kept.serialize()
+	packed, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{FunctionDeclaration: serialize, ObjectID: v.ObjectID, Arguments: args})
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		// Serializing a huge value runs on in the page: stop it.
+		p.cleanUp(ctx, s, cdp.RuntimeTerminateExecution, cdp.RuntimeTerminateExecution.Method)
+		return "", errors.New("the result is too big to serialize before the time ran out, and its serialization was stopped; the page is usable again. Return less (a slice, a count, a summary)")
+	}
 	if err != nil {
 		return "", fmt.Errorf("serialize the result: %w", err)
 	}
@@ -126,6 +133,11 @@ func (p *Page) toJSON(ctx context.Context, s *cdp.Session, v cdp.RemoteObject, o
 			_ = json.Unmarshal(pr.Value.Value, &text)
 		} else if i, err := strconv.Atoi(pr.Name); err == nil && i > 0 {
 			nodes[strconv.Itoa(i-1)] = pr.Value.ObjectID
+		}
+	}
+	if n := kept.textLength(text); n >= 0 {
+		if text, err = kept.readRaw(ctx, s, v.ObjectID, n); err != nil {
+			return "", err
 		}
 	}
 	var uidErr error

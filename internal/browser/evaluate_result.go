@@ -44,6 +44,35 @@ const wrapResultJS = `function(...args) {
   return Object.prototype.toString.call(r) === '[object Promise]' ? r.then(keep) : keep(r);
 }`
 
+// keepSerializedJS runs serializeJS (the %s) on this and, when the JSON
+// text it makes is longer than n, keeps the text as globalThis[k] and puts
+// the marker m followed by its length in its place.
+const keepSerializedJS = `function(k, m, n) {
+  const p = (%s
+  ).call(this);
+  if (typeof p[0] === 'string' && p[0].length > n) { globalThis[k] = p[0]; p[0] = m + p[0].length; }
+  return p;
+}`
+
+// serialize returns serializeJS wrapped by keepSerializedJS, and its
+// arguments.
+func (k keptResult) serialize() (string, []cdp.CallArgument) {
+	return fmt.Sprintf(keepSerializedJS, serializeJS), []cdp.CallArgument{{Value: k.key}, {Value: k.marker}, {Value: resultChunk}}
+}
+
+// textLength returns the length of the JSON text kept for text, what
+// keepSerializedJS left in its place, or -1 when text is the text itself.
+func (k keptResult) textLength(text string) int {
+	if !strings.HasPrefix(text, k.marker) {
+		return -1
+	}
+	n, err := strconv.Atoi(text[len(k.marker):])
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
 // sliceJS returns the piece of the string globalThis[k] from i, at most n
 // long, ending before a lone high surrogate so that a character is never
 // cut in two.
@@ -92,10 +121,20 @@ func (k keptResult) length(v cdp.RemoteObject) int {
 	return n
 }
 
-// read reads the kept string, n UTF-16 code units long, from the global
-// object target a piece at a time, stopping when ctx ends, and forgets it
-// in the page either way. It returns the string as JSON text.
+// read reads the kept string, n UTF-16 code units long, as JSON text (see
+// readRaw).
 func (k keptResult) read(ctx context.Context, s *cdp.Session, target string, n int) (string, error) {
+	str, err := k.readRaw(ctx, s, target, n)
+	if err != nil {
+		return "", err
+	}
+	return jsonString(str), nil
+}
+
+// readRaw reads the kept string, n UTF-16 code units long, through the
+// object target (of the page's realm) a piece at a time, stopping when
+// ctx ends, and forgets it in the page either way.
+func (k keptResult) readRaw(ctx context.Context, s *cdp.Session, target string, n int) (string, error) {
 	defer k.forget(ctx, s, target)
 	var b strings.Builder
 	for i := 0; i < n; {
@@ -105,7 +144,7 @@ func (k keptResult) read(ctx context.Context, s *cdp.Session, target string, n i
 		})
 		if err != nil {
 			if ctx.Err() != nil {
-				return "", fmt.Errorf("the script returned a string of %d characters, too long to read before --scriptTimeout ran out; the page is usable again. Return less (a slice, a count, a summary)", n)
+				return "", fmt.Errorf("the result is %d characters long, too long to read before the time ran out; the page is usable again. Return less (a slice, a count, a summary)", n)
 			}
 			return "", fmt.Errorf("read the result: %w", err)
 		}
@@ -116,7 +155,7 @@ func (k keptResult) read(ctx context.Context, s *cdp.Session, target string, n i
 		b.WriteString(piece)
 		i += utf16Len(piece)
 	}
-	return jsonString(b.String()), nil
+	return b.String(), nil
 }
 
 // forget deletes the kept string in the page. A page too busy to answer
