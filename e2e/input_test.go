@@ -189,7 +189,7 @@ func TestUploadFile(t *testing.T) {
 	os.WriteFile(b, make([]byte, 1234), 0o600)
 	s := startServer(t, headless...)
 	snap := s.open(site, "/pages/actions.html")
-	s.ok("upload_file", map[string]any{"uid": uidOf(t, snap, `"Attach"`), "filePaths": []string{a, b}})
+	s.ok("upload_file", map[string]any{"uid": uidOf(t, snap, `button "Attach`), "filePaths": []string{a, b}})
 	if got := s.eval("() => document.title"); got != `"a.txt:5,b.bin:1234"` {
 		t.Fatalf("page read %s", got)
 	}
@@ -197,7 +197,7 @@ func TestUploadFile(t *testing.T) {
 	if got := s.eval("() => document.title"); got != `"b.bin:1234"` {
 		t.Fatalf("through the chooser the page read %s", got)
 	}
-	mustContain(t, s.fails("upload_file", map[string]any{"uid": uidOf(t, snap, `"Attach"`), "filePaths": []string{filepath.Join(dir, "missing")}}), "missing")
+	mustContain(t, s.fails("upload_file", map[string]any{"uid": uidOf(t, snap, `button "Attach`), "filePaths": []string{filepath.Join(dir, "missing")}}), "missing")
 }
 
 func TestIframesAndShadowDOM(t *testing.T) {
