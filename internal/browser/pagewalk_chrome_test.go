@@ -20,8 +20,9 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 	defer cancel()
 	site := httptest.NewServer(http.FileServer(http.Dir("../../e2e/testdata")))
 	defer site.Close()
-	m, _, p := headlessPage(ctx, t)
+	m, b, p := headlessPage(ctx, t)
 	defer m.Close(ctx)
+	old := olderChromiumReads(b.Version())
 	uids := regexp.MustCompile(`uid=\S+ `)
 	text := func(threshold int) string {
 		s, err := p.Snapshots().snapshot(ctx, false, threshold)
@@ -47,7 +48,7 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		want, got := withoutPickerParts(text(-1)), text(0)
+		want, got := old(withoutPickerParts(text(-1))), text(0)
 		if got != want {
 			t.Errorf("%s: pagewalk.js reads\n%s\nChromium's tree reads\n%s", page, got, want)
 		}
@@ -138,4 +139,21 @@ func withoutPickerParts(snap string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// olderChromiumReads rewrites what Chromium 150 and older report, and
+// newer versions no longer do, into the newer reading, which pagewalk.js
+// follows: a range input's value text left empty, and a file input named by
+// its <label> keeping the label's trailing space. For newer versions it
+// returns the text unchanged.
+func olderChromiumReads(v Version) func(string) string {
+	if v.Major == 0 || v.Major > 150 {
+		return func(s string) string { return s }
+	}
+	slider := regexp.MustCompile(`(slider "[^"]*" orientation="horizontal" value="([^"]*)"[^\n]*?) valuetext=""`)
+	file := regexp.MustCompile(`button "([^"]*?) +" value="`)
+	return func(s string) string {
+		s = slider.ReplaceAllString(s, `$1 valuetext="$2"`)
+		return file.ReplaceAllString(s, `button "$1" value="`)
+	}
 }
