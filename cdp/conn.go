@@ -137,50 +137,75 @@ type request struct {
 // and a late reply is dropped), or when the connection dies (the error then
 // wraps ErrBrowserGone). A refusal by the browser is returned as an *Error.
 func (c *Conn) Call(ctx context.Context, sessionID, method string, params, result any) error {
+	p, err := c.send(ctx, sessionID, method, params)
+	if err != nil {
+		return err
+	}
+	return p.await(ctx, result)
+}
+
+// sent is a command written to Chrome whose reply is awaited.
+type sent struct {
+	c      *Conn
+	id     int64
+	method string
+	reply  chan reply
+	waited func() // ends the command's wait on the ctx's WaitClock
+}
+
+// send writes a command and returns it for await, or the error that kept
+// it from being written.
+func (c *Conn) send(ctx context.Context, sessionID, method string, params any) (*sent, error) {
 	req := request{Method: method, SessionID: sessionID}
 	if params != nil {
 		p, err := json.Marshal(params)
 		if err != nil {
-			return fmt.Errorf("%s: encode params: %w", method, err)
+			return nil, fmt.Errorf("%s: encode params: %w", method, err)
 		}
 		if string(p) != "null" {
 			req.Params = p
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 
 	req.ID = c.nextID.Add(1)
 	msg, err := json.Marshal(req)
 	if err != nil {
-		return fmt.Errorf("%s: encode request: %w", method, err)
+		return nil, fmt.Errorf("%s: encode request: %w", method, err)
 	}
 	ch := make(chan reply, 1)
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
 		c.mu.Unlock()
-		return fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	c.pending[req.ID] = &call{method: method, session: sessionID, sent: time.Now(), reply: ch}
 	c.mu.Unlock()
 
-	waited := WaitClockFrom(ctx).command()
-	defer waited() // in case of an early return; the reply ends it sooner
+	waited := WaitClockFrom(ctx).command(method)
 	if err := c.write(ctx, msg); err != nil {
+		waited()
 		c.forget(req.ID)
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return fmt.Errorf("%s: %w", method, ctxErr)
+			return nil, fmt.Errorf("%s: %w", method, ctxErr)
 		}
 		// Anything else means the transport is broken.
 		c.shutdown(err)
-		return fmt.Errorf("%s: %w", method, c.Err())
+		return nil, fmt.Errorf("%s: %w", method, c.Err())
 	}
+	return &sent{c: c, id: req.ID, method: method, reply: ch, waited: waited}, nil
+}
 
+// await waits for the reply of a sent command and decodes its result into
+// result (nil = discard).
+func (p *sent) await(ctx context.Context, result any) error {
+	defer p.waited()
 	select {
-	case r := <-ch:
-		waited()
+	case r := <-p.reply:
+		p.waited()
 		if r.err != nil {
 			return r.err
 		}
@@ -188,12 +213,12 @@ func (c *Conn) Call(ctx context.Context, sessionID, method string, params, resul
 			return nil
 		}
 		if err := json.Unmarshal(r.result, result); err != nil {
-			return fmt.Errorf("%s: decode result: %w", method, err)
+			return fmt.Errorf("%s: decode result: %w", p.method, err)
 		}
 		return nil
 	case <-ctx.Done():
-		c.forget(req.ID)
-		return fmt.Errorf("%s: %w", method, ctx.Err())
+		p.c.forget(p.id)
+		return fmt.Errorf("%s: %w", p.method, ctx.Err())
 	}
 }
 
@@ -456,4 +481,56 @@ func (c *Conn) Session(id string) *Session { return &Session{Conn: c, ID: id} }
 // Call is Conn.Call in this session.
 func (s *Session) Call(ctx context.Context, method string, params, result any) error {
 	return s.Conn.Call(ctx, s.ID, method, params, result)
+}
+
+// Pipeline sends reqs in order, each without waiting for the reply to the
+// one before, then waits for all their replies: Chrome handles a session's
+// commands in the order they arrive, so this is a sequence of Do at the
+// cost of one round trip. It returns the first error; after one, the
+// replies still due are not awaited.
+func (s *Session) Pipeline(ctx context.Context, reqs ...Request) error {
+	var sents []*sent
+	for _, r := range reqs {
+		var p *sent
+		var err error
+		switch r := r.(type) {
+		case boundCommand:
+			p, err = s.Conn.send(ctx, s.ID, r.method, r.params)
+		case Action:
+			p, err = s.Conn.send(ctx, s.ID, r.Method, nil)
+		default: // no method to send ahead: in turn, after those sent
+			if err = awaitAll(ctx, sents); err == nil {
+				err = r.Do(ctx, s)
+			}
+			sents = nil
+		}
+		if err != nil {
+			forgetAll(sents)
+			return err
+		}
+		if p != nil {
+			sents = append(sents, p)
+		}
+	}
+	return awaitAll(ctx, sents)
+}
+
+// awaitAll awaits the replies of sents in turn, discarding their results,
+// and returns the first error; the replies after it are not awaited.
+func awaitAll(ctx context.Context, sents []*sent) error {
+	for i, p := range sents {
+		if err := p.await(ctx, nil); err != nil {
+			forgetAll(sents[i+1:])
+			return err
+		}
+	}
+	return nil
+}
+
+// forgetAll drops the replies of sents, which will not be awaited.
+func forgetAll(sents []*sent) {
+	for _, p := range sents {
+		p.c.forget(p.id)
+		p.waited()
+	}
 }

@@ -89,6 +89,31 @@ var (
 	RuntimeGetIsolateId = Action{"Runtime.getIsolateId"}
 )
 
+// The Runtime domain's events about execution contexts: a page's
+// documents and the worlds in them, which come and go with navigations.
+var (
+	RuntimeExecutionContextCreated   = Event[ExecutionContextCreatedEvent]{"Runtime.executionContextCreated"}
+	RuntimeExecutionContextDestroyed = Event[ExecutionContextDestroyedEvent]{"Runtime.executionContextDestroyed"}
+	RuntimeExecutionContextsCleared  = Event[Empty]{"Runtime.executionContextsCleared"}
+)
+
+// ExecutionContextCreatedEvent is the part of Runtime.executionContextCreated we read.
+type ExecutionContextCreatedEvent struct {
+	Context struct {
+		ID      int    `json:"id"`
+		Name    string `json:"name"` // the world's name, for an isolated world
+		AuxData struct {
+			FrameID   string `json:"frameId"`
+			IsDefault bool   `json:"isDefault"`
+		} `json:"auxData"`
+	} `json:"context"`
+}
+
+// ExecutionContextDestroyedEvent is Runtime.executionContextDestroyed.
+type ExecutionContextDestroyedEvent struct {
+	ExecutionContextID int `json:"executionContextId"`
+}
+
 // GetPropertiesParams are the parameters of Runtime.getProperties.
 type GetPropertiesParams struct {
 	ObjectID      string `json:"objectId"`

@@ -2,6 +2,7 @@ package cdp
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -17,6 +18,40 @@ type WaitClock struct {
 	since    time.Time // when the first of them began
 	total    time.Duration
 	commands int
+	spans    []Span // with Trace: every wait, in the order begun
+	trace    bool
+}
+
+// Span is one wait on Chrome: a command's round trip (Name is its method)
+// or the wait for an event ("wait"), from Start to End.
+type Span struct {
+	Name       string
+	Start, End time.Time
+}
+
+// maxSpans bounds the spans one clock keeps: a call that sends more (a
+// heap snapshot's chunks, a long trace) keeps its first ones.
+const maxSpans = 200
+
+// Trace makes w also keep each wait's span (see Spans), for the log of a
+// call's CDP timeline. It must be called before w is used.
+func (w *WaitClock) Trace() { w.trace = true }
+
+// Spans returns the spans kept so far with Trace, a wait under way ending
+// now.
+func (w *WaitClock) Spans() []Span {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	spans := slices.Clone(w.spans)
+	for i := range spans {
+		if spans[i].End.IsZero() {
+			spans[i].End = time.Now()
+		}
+	}
+	return spans
 }
 
 type waitClockKey struct{}
@@ -35,23 +70,36 @@ func WaitClockFrom(ctx context.Context) *WaitClock {
 
 // Wait marks the start of a wait on Chrome (an event, a reply); the
 // function it returns marks its end and must be called once.
-func (w *WaitClock) Wait() (end func()) {
+func (w *WaitClock) Wait() (end func()) { return w.wait("wait") }
+
+// wait is Wait, its span (with Trace) named name.
+func (w *WaitClock) wait(name string) (end func()) {
 	if w == nil {
 		return func() {}
 	}
+	now := time.Now()
 	w.mu.Lock()
 	if w.waiting == 0 {
-		w.since = time.Now()
+		w.since = now
 	}
 	w.waiting++
+	span := -1
+	if w.trace && len(w.spans) < maxSpans {
+		span = len(w.spans)
+		w.spans = append(w.spans, Span{Name: name, Start: now})
+	}
 	w.mu.Unlock()
 	var once sync.Once
 	return func() {
 		once.Do(func() {
+			now := time.Now()
 			w.mu.Lock()
 			w.waiting--
 			if w.waiting == 0 {
-				w.total += time.Since(w.since)
+				w.total += now.Sub(w.since)
+			}
+			if span >= 0 {
+				w.spans[span].End = now
 			}
 			w.mu.Unlock()
 		})
@@ -73,13 +121,13 @@ func (w *WaitClock) Total() (time.Duration, int) {
 	return t, w.commands
 }
 
-// command counts a command and starts its wait.
-func (w *WaitClock) command() (end func()) {
+// command counts a command of method and starts its wait.
+func (w *WaitClock) command(method string) (end func()) {
 	if w == nil {
 		return func() {}
 	}
 	w.mu.Lock()
 	w.commands++
 	w.mu.Unlock()
-	return w.Wait()
+	return w.wait(method)
 }
