@@ -46,6 +46,7 @@ var followedEvents = []cdp.EventType{
 	cdp.RuntimeConsoleAPICalled, cdp.RuntimeExceptionThrown, cdp.LogEntryAdded, cdp.AuditsIssueAdded,
 	cdp.NetworkRequestWillBeSent, cdp.NetworkResponseReceived, cdp.NetworkRequestWillBeSentExtraInfo,
 	cdp.NetworkResponseReceivedExtraInfo, cdp.NetworkLoadingFinished, cdp.NetworkLoadingFailed,
+	cdp.RuntimeExecutionContextCreated, cdp.RuntimeExecutionContextDestroyed, cdp.RuntimeExecutionContextsCleared,
 }
 
 // follow handles the events of session s (the page's or an iframe's) for
@@ -59,6 +60,7 @@ func (ss pageSessions) stopFollowing() {
 	for _, sub := range ss.page.events.reset() {
 		sub.Close()
 	}
+	ss.page.worlds.reset()
 }
 
 // synced waits until the page's subscriptions have handled the events
@@ -74,6 +76,7 @@ func (ss pageSessions) synced() {
 // s's subscription; what needs calls runs in the browser's background.
 func (ss pageSessions) onEvent(s *cdp.Session, ev cdp.RawEvent) {
 	ss.page.collected.onEvent(s, ev.Method, ev.Params)
+	ss.page.worlds.onEvent(s, ev)
 	switch ev.Method {
 	case cdp.PageJavascriptDialogOpening.Method:
 		d, err := cdp.PageJavascriptDialogOpening.Decode(ev.Params)

@@ -38,8 +38,6 @@ var (
 	fillKindJS string // tells how an element takes a value
 	//go:embed js/fire-change.js
 	fireChangeJS string // fires change after typing
-	//go:embed js/first-render.js
-	firstRenderJS string // waits for the document's first rendering update
 	//go:embed js/frame-element.js
 	frameElementJS string // returns the iframe element of a node's document
 	//go:embed js/frame-offset.js
@@ -72,6 +70,8 @@ var (
 	selectContentsJS string // focuses a text field and selects its contents
 	//go:embed js/select-option.js
 	selectOptionJS string // picks an option of a select
+	//go:embed js/snapshot-ready.js
+	snapshotReadyJS string // waits for the first rendering, tells whether pagewalk.js reads the document
 	//go:embed js/serialize.js
 	serializeJS string // turns a value into JSON text plus the DOM nodes it holds
 	//go:embed js/set-value.js

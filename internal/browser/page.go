@@ -50,6 +50,7 @@ type Page struct {
 	maps      sourceMaps        // source maps of the page's scripts
 	emu       emulated          // what the page emulates, restored on re-attach
 	leave     leaveGuard        // refuses closing or leaving a user's tab (GuardLeaving)
+	worlds    worlds            // our isolated world's contexts, by session and frame
 }
 
 func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {
@@ -180,8 +181,8 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 		}
 		cancel(nil)
 	}()
-	var busy *BusyError
-	for _, r := range []cdp.Request{
+	// Sent at once, answered in order: one round trip, not one each.
+	if err := s.Pipeline(ctx,
 		cdp.PageEnable,
 		cdp.PageSetLifecycleEventsEnabled.With(cdp.SetLifecycleEventsEnabledParams{Enabled: true}),
 		cdp.RuntimeEnable,
@@ -189,13 +190,12 @@ func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
 		cdp.LogEnable,
 		cdp.AuditsEnable,
 		cdp.TargetSetAutoAttach.With(p.sessions().frameAutoAttach()),
-	} {
-		if err := r.Do(ctx, s); err != nil {
-			if errors.As(context.Cause(ctx), &busy) {
-				return nil, busy
-			}
-			return nil, fmt.Errorf("set up page %d: %w", p.ID, err)
+	); err != nil {
+		var busy *BusyError
+		if errors.As(context.Cause(ctx), &busy) {
+			return nil, busy
 		}
+		return nil, fmt.Errorf("set up page %d: %w", p.ID, err)
 	}
 	if err := p.Emulator().restoreEmulation(ctx, s, false); err != nil {
 		return nil, err

@@ -46,14 +46,9 @@ func world(ctx context.Context, s *cdp.Session, frameID string) (int, error) {
 // readByScript returns the accessibility nodes of frame frameID computed by
 // pagewalk.js, or nil when the document has fewer than threshold elements
 // (and was never read this way before).
-func readByScript(ctx context.Context, s *cdp.Session, frameID string, threshold int) ([]cdp.AXNode, error) {
-	ec, err := world(ctx, s, frameID)
-	if err != nil {
-		return nil, err
-	}
-	res, err := cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
+func (sn Snapshots) readByScript(ctx context.Context, s *cdp.Session, frameID string, threshold int) ([]cdp.AXNode, error) {
+	res, err := sn.page.callInWorld(ctx, s, frameID, cdp.CallFunctionOnParams{
 		FunctionDeclaration: pagewalkJS,
-		ExecutionContextID:  ec,
 		Arguments:           []cdp.CallArgument{{Value: threshold}},
 		ReturnByValue:       true,
 	})

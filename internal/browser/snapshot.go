@@ -35,17 +35,37 @@ func (sn Snapshots) SnapshotReadBy(ctx context.Context, script bool) (*snapshot.
 
 // snapshot is Snapshot with documents of at least threshold elements read
 // by pagewalk.js (none when threshold is negative).
+//
+// The main frame's document is got ready (its first rendering, and which
+// way to read it: snapshot-ready.js) while its frame tree is read, as
+// neither needs the other: on a small page these are two of the three
+// round trips to the renderer a snapshot takes, the accessibility tree
+// being the third.
 func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (*snapshot.Snapshot, error) {
 	s, err := sn.page.Session(ctx)
 	if err != nil {
 		return nil, err
 	}
-	tree, err := sn.frameTree(ctx, s)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
+	var (
+		tree    cdp.FrameTree
+		treeErr error
+		read    = make(chan struct{})
+	)
+	go func() {
+		defer close(read)
+		tree, treeErr = sn.frameTree(ctx, s)
+	}()
+	mainFrame := sn.page.sessions().sessionFrame(s)
+	scripted := sn.ready(ctx, s, mainFrame, threshold, true)
+	<-read
+	if treeErr != nil {
+		return nil, fmt.Errorf("snapshot: %w", treeErr)
 	}
-	sn.awaitFirstRender(ctx, s, tree.Frame.ID)
-	root, err := sn.collect(ctx, s, tree, threshold)
+	if tree.Frame.ID != mainFrame {
+		// Not the frame got ready (never seen): decide again for the one read.
+		scripted = sn.ready(ctx, s, tree.Frame.ID, threshold, false)
+	}
+	root, err := sn.collect(ctx, s, tree, threshold, scripted)
 	if err != nil {
 		return nil, err
 	}
@@ -55,35 +75,44 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 	return sn.page.tracker.Take(root, verbose), nil
 }
 
-// awaitFirstRender waits, 3 s at most, until the main frame's document
-// has been rendered once (js/first-render.js), which a snapshot
-// taken just after a load on a busy machine may precede. Its iframes in
-// the same process render with it; cross-process ones are not waited for,
-// since Chrome may never draw a frame that is off-screen. A failure only
-// costs the wait, so it is logged.
-func (sn Snapshots) awaitFirstRender(ctx context.Context, s *cdp.Session, frameID string) {
+// ready runs snapshot-ready.js in frame frameID of session s and returns
+// whether pagewalk.js is to read its document (never when threshold is
+// negative). With render it first waits, 3 s at most, until the document
+// has been rendered once, which a snapshot taken just after a load on a
+// busy machine may precede; that is for the main frame: its iframes in
+// the same process render with it, and cross-process ones are not waited
+// for, since Chrome may never draw a frame that is off-screen. A failure
+// costs only the wait, and the document is then read from Chromium's
+// tree, so it is logged.
+func (sn Snapshots) ready(ctx context.Context, s *cdp.Session, frameID string, threshold int, render bool) bool {
+	if threshold < 0 && !render {
+		return false
+	}
 	ctx, cancel := context.WithTimeout(ctx, 4*time.Second)
 	defer cancel()
-	ec, err := world(ctx, s, frameID)
-	if err == nil {
-		_, err = cdp.RuntimeCallFunctionOn.Call(ctx, s, cdp.CallFunctionOnParams{
-			FunctionDeclaration: firstRenderJS,
-			ExecutionContextID:  ec,
-			AwaitPromise:        true,
-			ReturnByValue:       true,
-		})
+	res, err := sn.page.callInWorld(ctx, s, frameID, cdp.CallFunctionOnParams{
+		FunctionDeclaration: snapshotReadyJS,
+		Arguments:           []cdp.CallArgument{{Value: threshold}, {Value: render}},
+		AwaitPromise:        true,
+		ReturnByValue:       true,
+	})
+	if err == nil && res.ExceptionDetails != nil {
+		err = fmt.Errorf("%s", res.ExceptionDetails.Text)
 	}
 	if err != nil {
-		sn.page.browser.m.log.Debug("snapshot: wait for the first rendering", "page", sn.page.ID, "err", err)
+		sn.page.browser.m.log.Debug("snapshot: get the document ready", "page", sn.page.ID, "frame", frameID, "err", err)
+		return false
 	}
+	return string(res.Result.Value) == "true"
 }
 
 // collect reads the accessibility tree of frame ft through session s, and
-// recursively its child frames'. A child frame that goes away meanwhile is
-// left out rather than failing the snapshot. Documents with at least
+// recursively its child frames'; scripted tells whether ft's document is
+// read by pagewalk.js (see ready). A child frame that goes away meanwhile
+// is left out rather than failing the snapshot. Documents with at least
 // threshold elements are read by pagewalk.js (never when it is negative).
-func (sn Snapshots) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, threshold int) (*snapshot.Frame, error) {
-	f, err := sn.readFrame(ctx, s, ft.Frame, threshold)
+func (sn Snapshots) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, threshold int, scripted bool) (*snapshot.Frame, error) {
+	f, err := sn.readFrame(ctx, s, ft.Frame, threshold, scripted)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +131,7 @@ func (sn Snapshots) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTre
 			}
 			cs, ct = fs, tree
 		}
-		cf, err := sn.collect(ctx, cs, ct, threshold)
+		cf, err := sn.collect(ctx, cs, ct, threshold, sn.ready(ctx, cs, ct.Frame.ID, threshold, false))
 		if err != nil {
 			continue
 		}
@@ -124,11 +153,11 @@ func (sn Snapshots) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTre
 }
 
 // readFrame reads the accessibility tree of one frame's document: by
-// pagewalk.js when the document is big enough and the script can run
-// there, from Chromium otherwise.
-func (sn Snapshots) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, threshold int) (*snapshot.Frame, error) {
-	if threshold >= 0 {
-		nodes, err := readByScript(ctx, s, fr.ID, threshold)
+// pagewalk.js when ready said so (and the script still finds the document
+// big enough), from Chromium otherwise.
+func (sn Snapshots) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame, threshold int, scripted bool) (*snapshot.Frame, error) {
+	if scripted {
+		nodes, err := sn.readByScript(ctx, s, fr.ID, threshold)
 		if err == nil && nodes != nil {
 			return &snapshot.Frame{Scope: s.ID, Nodes: nodes, World: fr.ID, ID: fr.ID}, nil
 		}
