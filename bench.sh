@@ -4,25 +4,39 @@
 #
 #   ./bench.sh                      # ours only
 #   REF=/path/to/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js ./bench.sh
+#   ROUNDS=5 BENCH_TIMES=1x REF=... ./bench.sh   # five rounds, ours and the
+#                                   # reference in turn, medians per metric
 #
 # The reference installs with:
 #   PUPPETEER_SKIP_DOWNLOAD=1 npm install chrome-devtools-mcp@1.11.0
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
-benches='Startup|FirstCall|Navigation|Snapshot3000Rows|Input|Evaluate|Screenshot|PerformanceTrace|ScenarioRSS|OwnTime'
+benches='Startup|FirstCall|Navigation|FirstSnapshot|Snapshot3000Rows|Input|Evaluate|Screenshot|PerformanceTrace|ScenarioRSS|OwnTime'
 times=${BENCH_TIMES:-10x}
 
 measure() { (cd e2e && go test -run '^$' -bench "^Benchmark($benches)\$" -benchtime "$times" .) 2>/dev/null | grep '^Benchmark' || true; }
 # metrics turns benchmark lines into "name/unit value" pairs.
 metrics() { awk '{ for (i = 5; i < NF; i += 2) print $i"|"$(i+1) }' | awk -F'|' '{ print $2, $1 }'; }
 
-ours=$(measure | metrics)
-ref=""
-if [ -n "${REF:-}" ]; then
-	sandbox=""
-	[ "$(id -u)" = 0 ] && sandbox="--chromeArg=--no-sandbox"
-	ref=$(BENCH_SERVER="node $REF --executablePath $(command -v chromium) $sandbox --no-usage-statistics" measure | metrics)
-fi
+# median keeps, per metric name, the median of its values over the rounds.
+median() {
+	sort -k1,1 -k2,2g | awk 'NF == 2 { if ($1 != k) { if (n) print k, v[int((n + 1) / 2)]; k = $1; n = 0 } v[++n] = $2 }
+		END { if (n) print k, v[int((n + 1) / 2)] }'
+}
+
+sandbox=""
+[ "$(id -u)" = 0 ] && sandbox="--chromeArg=--no-sandbox"
+ours="" ref=""
+# Rounds alternate the two servers, so that a machine whose load drifts
+# weighs on both alike.
+for ((round = 0; round < ${ROUNDS:-1}; round++)); do
+	ours+=$(measure | metrics)$'\n'
+	if [ -n "${REF:-}" ]; then
+		ref+=$(BENCH_SERVER="node $REF --executablePath $(command -v chromium) $sandbox --no-usage-statistics" measure | metrics)$'\n'
+	fi
+done
+ours=$(median <<<"$ours")
+ref=$(median <<<"$ref")
 printf '| %-22s | %12s | %12s |\n' metric devtools-mcp reference
 printf '|%s|%s|%s|\n' ------------------------ -------------- --------------
 while read -r name value; do
