@@ -78,3 +78,20 @@ func TestLongStringResultsArriveWhole(t *testing.T) {
 		t.Fatalf("got %d bytes and title %q, want %d bytes and a uid", len(obj.S), obj.Title, len(want))
 	}
 }
+
+// TestScriptsSeeThePagesGlobals checks that the wrapper that keeps long
+// results in the page hides nothing of the page from the agent's function:
+// globals (and elements by id) named as the wrapper's own variables read
+// as the page set them.
+func TestScriptsSeeThePagesGlobals(t *testing.T) {
+	site := pages(t, map[string]string{"/": `<title>Globals</title><input id="f" value="field">
+<script>var keep = 'k', args = 'a', r = 'r', v = 'v', p = 'p', k = 'k2', m = 'm', n = 'n';</script>`})
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	if got := s.eval("() => [f.value, keep, args, r, v, p, k, m, n].join()"); got != `"field,k,a,r,v,p,k2,m,n"` {
+		t.Fatalf("the function read the page's globals as %s", got)
+	}
+	if got := s.eval("async () => [f.value, keep, args].join()"); got != `"field,k,a"` {
+		t.Fatalf("the async function read the page's globals as %s", got)
+	}
+}

@@ -35,13 +35,18 @@ const resultChunk = 1 << 20
 // kept as globalThis[the first %q] and the marker (the second %q) followed
 // by its length is returned. A promise is recognised whatever realm it
 // comes from; a rejection and a synchronous throw pass through unchanged.
-const wrapResultJS = `function(...args) {
-  const keep = v => typeof v === 'string' && v.length > %d ? (globalThis[%q] = v, %q + v.length) : v;
-  const f = (%s
-  );
-  if (typeof f !== 'function') throw new TypeError('the code is not a function: pass one such as () => document.title, or format=script for a plain script');
-  const r = f.apply(this, args);
-  return Object.prototype.toString.call(r) === '[object Promise]' ? r.then(keep) : keep(r);
+// The caller's function is evaluated in a scope that declares no names of
+// ours, so that the page's globals it uses (an element's id, a variable
+// called f) are the page's; the helper that needs names of its own is an
+// inner function it is passed to.
+const wrapResultJS = `function() {
+  return (function(f, args) {
+    const keep = v => typeof v === 'string' && v.length > %d ? (globalThis[%q] = v, %q + v.length) : v;
+    if (typeof f !== 'function') throw new TypeError('the code is not a function: pass one such as () => document.title, or format=script for a plain script');
+    const r = f.apply(this, args);
+    return Object.prototype.toString.call(r) === '[object Promise]' ? r.then(keep) : keep(r);
+  }).call(this, (%s
+  ), arguments);
 }`
 
 // keepSerializedJS runs serializeJS (the %s) on this and, when the JSON
