@@ -146,6 +146,8 @@ func heapHints(name string) (hints, bool) {
 		return hints{"Launch a web app", false, false, true}, true
 	case "uninstall_pwa":
 		return hints{"Uninstall a web app", true, true, false}, true
+	case "export_recorder_flow":
+		return hints{"Export a DevTools Recorder flow", false, true, false}, true
 	}
 	return hints{}, false
 }

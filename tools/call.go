@@ -128,7 +128,12 @@ func (s *Server) run(ctx context.Context, t *Tool, c *Call, args map[string]json
 			return err
 		}
 	}
-	return t.run(ctx, c, encode(args))
+	rec := s.prerecord(ctx, c, t.Name, args)
+	err := t.run(ctx, c, encode(args))
+	if err == nil {
+		rec.commit(ctx, c)
+	}
+	return err
 }
 
 // prepare gets the browser of the call's session and adds the notes its

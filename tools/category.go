@@ -16,6 +16,7 @@ const (
 	CategoryExperimentalThirdParty Category = "experimentalThirdParty"
 	CategoryExperimentalWebmcp     Category = "experimentalWebmcp"
 	CategoryPwa                    Category = "pwa"
+	CategoryExperimentalRecorder   Category = "experimentalRecorder"
 )
 
 // CategoryInfo is one row of the category table: the command line builds
@@ -46,6 +47,7 @@ func Categories() []CategoryInfo {
 		{CategoryExtensions, "categoryExtensions", false, "Extension tools: install, list, reload, trigger, uninstall."},
 		{CategoryExperimentalThirdParty, "categoryExperimentalThirdParty", false, "Developer tools that the inspected page itself exposes."},
 		{CategoryExperimentalWebmcp, "categoryExperimentalWebmcp", false, "List and call the page's WebMCP tools (Chrome with --enable-features=WebMCP)."},
+		{CategoryExperimentalRecorder, "categoryExperimentalRecorder", false, "Record the session's steps and export them as a Chrome DevTools Recorder flow (export_recorder_flow)."},
 		{CategoryPwa, "categoryPwa", false, "Progressive Web App tools: install, launch, uninstall, OS app state (launched Chrome only)."},
 	}
 }

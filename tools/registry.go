@@ -345,11 +345,14 @@ type Server struct {
 	sensitive  urlpattern.List
 	heaps      *heapCache      // the heap snapshots the analysis tools loaded
 	extensions extensionCopies // the extension folders copied for browsers
+	// recording says the session's steps are kept for
+	// export_recorder_flow: it is listed.
+	recording bool
 }
 
 // all is every tool declared in this package, in listing order.
 func all() []*Tool {
-	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), consoleTools(), networkTools(), screenshotTools(), screencastTools(), cssTools(), emulationTools(), performanceTools(), lighthouseTools(), memoryTools(), extensionTools(), thirdPartyTools(), webmcpTools(), pwaTools(), slimTools())
+	return slices.Concat(inputTools(), navigationTools(), debuggingTools(), consoleTools(), networkTools(), screenshotTools(), screencastTools(), cssTools(), emulationTools(), performanceTools(), lighthouseTools(), memoryTools(), extensionTools(), thirdPartyTools(), webmcpTools(), pwaTools(), recorderTools(), slimTools())
 }
 
 // NewServer returns the tool server for opts, driving the browsers of m.
@@ -374,6 +377,7 @@ func NewServer(opts Options, m *browser.Manager, log *slog.Logger) *Server {
 		t = opts.adapt(t)
 		s.tools = append(s.tools, t)
 		s.byName[t.Name] = t
+		s.recording = s.recording || t.Category == CategoryExperimentalRecorder
 		a := annotations(t)
 		s.listing = append(s.listing, jsonrpc.Tool{
 			Name: t.Name, Description: t.Description, InputSchema: t.schema,

@@ -34,10 +34,11 @@ type session struct {
 	browsers    Browsers
 	lastBrowser atomic.Pointer[browser.Browser]
 	traces      *traceStore // the performance tools' traces, per page
+	flows       *flows      // the Recorder steps of its calls, per page
 }
 
 func newSession(b Browsers) *session {
-	return &session{browsers: b, traces: newTraceStore()}
+	return &session{browsers: b, traces: newTraceStore(), flows: &flows{}}
 }
 
 // sessions holds the state of the MCP sessions that have their own
