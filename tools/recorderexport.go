@@ -53,7 +53,7 @@ func exportRecorderFlow(ctx context.Context, c *Call, args *exportRecorderFlowAr
 	if p == nil {
 		return errors.New("no page is selected; pass pageId")
 	}
-	steps := c.sess.flows.steps(p)
+	steps := scrub(c.sess.flows.steps(p), c.sess.flows.scrubber())
 	if len(steps) == 0 {
 		return fmt.Errorf("page %d has no recorded steps in this session: only navigations, clicks, hovers, fills, keys, waits, resizes and closes made through this server are recorded", p.ID)
 	}
@@ -110,4 +110,28 @@ func assertionStep(a FlowAssertion) (recorder.Step, error) {
 		return recorder.Step{Type: recorder.WaitForExpression, Target: "main", Expression: a.Expression}, nil
 	}
 	return recorder.Step{}, fmt.Errorf("type %q is neither waitForElement nor waitForExpression", a.Type)
+}
+
+// scrub replaces the session's passwords in the text of steps.
+func scrub(steps []recorder.Step, r *strings.Replacer) []recorder.Step {
+	for i := range steps {
+		s := &steps[i]
+		s.URL, s.Expression = r.Replace(s.URL), r.Replace(s.Expression)
+		if s.Value != nil {
+			s.Value = recorder.Ptr(r.Replace(*s.Value))
+		}
+		evs := make([]recorder.AssertedEvent, len(s.AssertedEvents))
+		for j, e := range s.AssertedEvents {
+			evs[j] = recorder.AssertedEvent{Type: e.Type, URL: r.Replace(e.URL), Title: r.Replace(e.Title)}
+		}
+		s.AssertedEvents = evs
+		sels := make([]recorder.Selector, len(s.Selectors))
+		for j, sel := range s.Selectors {
+			for _, part := range sel {
+				sels[j] = append(sels[j], r.Replace(part))
+			}
+		}
+		s.Selectors = sels
+	}
+	return steps
 }

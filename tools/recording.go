@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/browser"
@@ -24,6 +27,35 @@ type flows struct {
 	byPage map[*browser.Page][]recorder.Step
 	// of is the browser of each page, to find a closed page by its id.
 	of map[*browser.Page]*browser.Browser
+	// secrets are what the agent typed into password fields: an export
+	// replaces them wherever they show up again (a form's GET URL).
+	secrets []string
+}
+
+// secret remembers a password the agent typed.
+func (f *flows) secret(v string) {
+	if v == "" {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !slices.Contains(f.secrets, v) {
+		f.secrets = append(f.secrets, v)
+	}
+}
+
+// scrubber returns a replacer of the session's passwords, as typed and
+// as URLs encode them, by the placeholder.
+func (f *flows) scrubber() *strings.Replacer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var pairs []string
+	for _, v := range f.secrets {
+		for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v)} {
+			pairs = append(pairs, form, passwordPlaceholder)
+		}
+	}
+	return strings.NewReplacer(pairs...)
 }
 
 // add appends steps to the flow of p, a page of b.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/devtools-mcp/devtools-mcp/internal/browser"
 	"github.com/devtools-mcp/devtools-mcp/internal/recorder"
 	"github.com/devtools-mcp/devtools-mcp/internal/redact"
 )
@@ -39,19 +38,19 @@ func (pr *pendingRecord) commit(ctx context.Context, c *Call) {
 	case "fill":
 		var a fillArgs
 		_ = decodeArgs(pr.args, &a)
-		steps = append(steps, changeStep(ctx, pr.targets[0], a.Value))
+		steps = append(steps, changeStep(ctx, f, pr.targets[0], a.Value))
 	case "fill_form":
 		var a fillFormArgs
 		_ = decodeArgs(pr.args, &a)
 		for i, t := range pr.targets {
-			steps = append(steps, changeStep(ctx, t, a.Elements[i].Value))
+			steps = append(steps, changeStep(ctx, f, t, a.Elements[i].Value))
 		}
 	case "press_key":
 		var a pressKeyArgs
 		_ = decodeArgs(pr.args, &a)
 		steps = recorder.Keys(a.Key)
 	case "type_text":
-		steps = typedSteps(ctx, p, pr)
+		steps = typedSteps(f, pr)
 	case "wait_for":
 		var a waitForArgs
 		_ = decodeArgs(pr.args, &a)
@@ -79,7 +78,7 @@ func (pr *pendingRecord) commit(ctx context.Context, c *Call) {
 // changeStep is fill's step: a change to the value the element ended
 // with (a select's option value), a click for a checkbox or radio whose
 // state the fill flipped, and a placeholder for a password.
-func changeStep(ctx context.Context, t *target, typed string) recorder.Step {
+func changeStep(ctx context.Context, f *flows, t *target, typed string) recorder.Step {
 	var after struct {
 		Value   string `json:"value"`
 		Checked bool   `json:"checked"`
@@ -91,6 +90,7 @@ func changeStep(ctx context.Context, t *target, typed string) recorder.Step {
 	case t.Type == "checkbox" || t.Type == "radio":
 		return recorder.NewClick(t.selectors, t.Frame, t.OffsetX, t.OffsetY, false)
 	case t.Type == "password":
+		f.secret(typed)
 		after.Value = passwordPlaceholder
 	default:
 		after.Value = redact.Text(after.Value)
@@ -101,11 +101,12 @@ func changeStep(ctx context.Context, t *target, typed string) recorder.Step {
 // typedSteps are type_text's steps: a key press per character (and the
 // submit key), with the text replaced by a placeholder when it went into
 // a password field.
-func typedSteps(ctx context.Context, p *browser.Page, pr *pendingRecord) []recorder.Step {
+func typedSteps(f *flows, pr *pendingRecord) []recorder.Step {
 	var a typeTextArgs
 	_ = decodeArgs(pr.args, &a)
 	text := redact.Text(a.Text)
 	if pr.password {
+		f.secret(a.Text)
 		text = passwordPlaceholder
 	}
 	var steps []recorder.Step
