@@ -185,8 +185,8 @@ func TestParseFlagsCategoriesAll(t *testing.T) {
 	if got := parseOK(t).Categories; got == nil || len(got) != 0 {
 		t.Errorf("no category flags: Categories = %#v, want empty non-nil map", got)
 	}
-	if got := len(tools.Categories()); got != 11 {
-		t.Errorf("tools.Categories() has %d entries, want 11", got)
+	if got := len(tools.Categories()); got != 12 {
+		t.Errorf("tools.Categories() has %d entries, want 12", got)
 	}
 }
 
