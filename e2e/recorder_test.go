@@ -127,3 +127,26 @@ func TestRecorderFlowReplaysFramesAndShadowDOM(t *testing.T) {
 		t.Errorf("replay ended with %+v (state %s)", r, r.State)
 	}
 }
+
+// TestRecorderFlowsPerHTTPSession checks that two HTTP sessions each
+// export their own steps, never the other's.
+func TestRecorderFlowsPerHTTPSession(t *testing.T) {
+	site := fixtures(t)
+	hs := startHTTPServer(t, append(headless, "--categoryExperimentalRecorder")...)
+	a, b := hs.connect(), hs.connect()
+	snapA := a.open(site, "/pages/recorder/form.html")
+	a.ok("fill", map[string]any{"uid": uidOf(t, snapA, `textbox "Name"`), "value": "only A"})
+	b.open(site, "/pages/recorder/frames.html")
+
+	dir := t.TempDir()
+	fa, fb := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	a.ok("export_recorder_flow", map[string]any{"filePath": fa})
+	b.ok("export_recorder_flow", map[string]any{"filePath": fb})
+	da, _ := os.ReadFile(fa)
+	db, _ := os.ReadFile(fb)
+	mustContain(t, string(da), "form.html", `"value": "only A"`)
+	mustContain(t, string(db), "frames.html")
+	if strings.Contains(string(da), "frames.html") || strings.Contains(string(db), "form.html") || strings.Contains(string(db), "only A") {
+		t.Errorf("a session's flow holds the other's steps:\nA:\n%s\nB:\n%s", da, db)
+	}
+}

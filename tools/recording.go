@@ -51,7 +51,8 @@ func (f *flows) scrubber() *strings.Replacer {
 	defer f.mu.Unlock()
 	var pairs []string
 	for _, v := range f.secrets {
-		for _, form := range []string{v, url.QueryEscape(v), url.PathEscape(v)} {
+		q := url.QueryEscape(v)
+		for _, form := range []string{v, q, strings.ReplaceAll(q, "+", "%20"), url.PathEscape(v)} {
 			pairs = append(pairs, form, passwordPlaceholder)
 		}
 	}
