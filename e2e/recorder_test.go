@@ -74,9 +74,11 @@ func TestRecorderFlowReplays(t *testing.T) {
 	snap := s.open(site, "/pages/recorder/form.html")
 	s.ok("fill_form", map[string]any{"elements": []map[string]any{
 		{"uid": uidOf(t, snap, `textbox "Name"`), "value": "Ada"},
-		{"uid": uidOf(t, snap, `textbox "Password"`), "value": "hunter2-secret"},
 		{"uid": uidOf(t, snap, `combobox "Size"`), "value": "Medium"},
 	}})
+	// Typed key by key into the focused field: keyDown/keyUp steps.
+	s.ok("click", map[string]any{"uid": uidOf(t, snap, `textbox "Password"`)})
+	s.ok("type_text", map[string]any{"text": "hunter2-secret"})
 	s.ok("fill", map[string]any{"uid": uidOf(t, snap, `checkbox "Gift wrap"`), "value": "true"})
 	s.ok("click", map[string]any{"uid": uidOf(t, snap, `button "Place order"`)})
 	s.ok("wait_for", map[string]any{"text": []string{"Thanks Ada, size m, gift wrapped."}})
@@ -93,7 +95,7 @@ func TestRecorderFlowReplays(t *testing.T) {
 	if strings.Contains(flow, "hunter2") {
 		t.Errorf("the flow holds the typed password:\n%s", flow)
 	}
-	mustContain(t, flow, `"type": "setViewport"`, `"type": "navigate"`, `"type": "change"`, `"value": "m"`,
+	mustContain(t, flow, `"type": "setViewport"`, `"type": "keyDown"`, `"key": "<"`, `"type": "navigate"`, `"type": "change"`, `"value": "m"`,
 		`"aria/Name[role=\"textbox\"]"`, `"xpath/`, `"pierce/`, `"assertedEvents"`, `"text/Thanks Ada, size m, gift wrapped."`)
 
 	r := replay(t, file, `() => document.getElementById('summary').textContent`)

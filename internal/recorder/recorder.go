@@ -5,6 +5,7 @@
 package recorder
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -222,9 +223,13 @@ func (f *Flow) JSON() ([]byte, error) {
 	if f.Steps == nil {
 		f.Steps = []Step{}
 	}
-	b, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
+	// Written as Recorder writes it: "div > a", not "div \u003e a".
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
 		return nil, fmt.Errorf("encoding the flow: %w", err)
 	}
-	return append(b, '\n'), nil
+	return b.Bytes(), nil
 }

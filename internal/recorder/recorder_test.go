@@ -14,12 +14,15 @@ func TestFlowJSON(t *testing.T) {
 	f := Flow{Title: "checkout", Steps: []Step{
 		NewViewport(800, 600, 0, false, false, false),
 		NewNavigate("http://127.0.0.1/form", "Form"),
-		NewChange([]Selector{{"aria/Name"}, {"#name"}}, nil, "Ada"),
+		NewChange([]Selector{{"aria/Name"}, {"form > #name"}}, nil, "<Ada & co>"),
 		NewClick([]Selector{{"aria/Send[role=\"button\"]"}, {"#host", "button"}}, []int{0}, 12.5, 4, false),
 	}}
 	b, err := f.JSON()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"form > #name"`) || !strings.Contains(string(b), `"value": "<Ada & co>"`) {
+		t.Errorf("the flow is not written as Recorder writes it (no HTML escapes):\n%s", b)
 	}
 	var got struct {
 		Title string           `json:"title"`
