@@ -98,6 +98,9 @@ func TestRecorderFlowReplays(t *testing.T) {
 	mustContain(t, flow, `"type": "setViewport"`, `"type": "keyDown"`, `"key": "<"`, `"type": "navigate"`, `"type": "change"`, `"value": "m"`,
 		`"aria/Name[role=\"textbox\"]"`, `"xpath/`, `"pierce/`, `"assertedEvents"`, `"text/Thanks Ada, size m, gift wrapped."`)
 
+	if !strings.HasPrefix(strings.TrimSpace(strings.SplitN(flow, `"steps": [`, 2)[1]), "{\n      \"type\": \"setViewport\"") {
+		t.Errorf("the flow does not set the viewport first, as Recorder does:\n%s", flow)
+	}
 	r := replay(t, file, `() => document.getElementById('summary').textContent`)
 	if !r.OK || !strings.HasSuffix(strings.Split(r.URL, "?")[0], "/pages/recorder/done.html") || string(r.State) != `"Thanks Ada, size m, gift wrapped."` {
 		t.Errorf("replay ended with %+v (state %s), want done.html with the order", r, r.State)

@@ -93,16 +93,20 @@ func (f *flows) closed(b *browser.Browser, id int) *browser.Page {
 	return nil
 }
 
-// hasViewport reports whether p's flow sets its viewport.
-func (f *flows) hasViewport(p *browser.Page) bool {
+// viewport puts vp first in p's flow, where Recorder has it, unless the
+// flow already sets the viewport.
+func (f *flows) viewport(b *browser.Browser, p *browser.Page, vp recorder.Step) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, s := range f.byPage[p] {
 		if s.Type == recorder.SetViewport {
-			return true
+			return
 		}
 	}
-	return false
+	if f.byPage == nil {
+		f.byPage, f.of = map[*browser.Page][]recorder.Step{}, map[*browser.Page]*browser.Browser{}
+	}
+	f.byPage[p], f.of[p] = append([]recorder.Step{vp}, f.byPage[p]...), b
 }
 
 // target is what recordTargetJS reports of an element.

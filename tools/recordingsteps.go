@@ -21,9 +21,10 @@ func (pr *pendingRecord) commit(ctx context.Context, c *Call) {
 	if p == nil {
 		return
 	}
-	if len(pr.targets) > 0 && len(pr.targets[0].Frame) == 0 && !f.hasViewport(p) {
+	if len(pr.targets) > 0 && len(pr.targets[0].Frame) == 0 {
+		// The viewport the agent's page had, read with its first element.
 		t := pr.targets[0]
-		f.add(c.Browser, p, recorder.NewViewport(t.Width, t.Height, t.Scale, false, false, false))
+		f.viewport(c.Browser, p, recorder.NewViewport(t.Width, t.Height, t.Scale, false, false, false))
 	}
 	var steps []recorder.Step
 	switch pr.tool {
