@@ -168,11 +168,20 @@ func (b *Browser) OpenPage(ctx context.Context, isolatedContext string, backgrou
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.Session(ctx); err != nil {
-		b.discard(ctx, p, prev)
-		return nil, fmt.Errorf("%w; the new page was closed", err)
+	if err := b.setUp(ctx, p, prev); err != nil {
+		return nil, err
 	}
 	return p, nil
+}
+
+// setUp attaches to p, a page NewPage just opened; when that fails it
+// closes p and selects prev again, so that nothing half-made is left.
+func (b *Browser) setUp(ctx context.Context, p, prev *Page) error {
+	if _, err := p.Session(ctx); err != nil {
+		b.discard(ctx, p, prev)
+		return fmt.Errorf("%w; the new page was closed", err)
+	}
+	return nil
 }
 
 // takeInitial returns the view's first blank page, selected and the
