@@ -55,4 +55,5 @@ printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' ---------------------------- -------- -----
 	awk '{ delete m; for (i = 5; i < NF; i += 2) m[$(i+1)] = $i; name = $1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$/, "", name)
 		printf "| %-26s | %6s | %15s | %15s | %15s | %11s | %8s | %9s |\n", name, m["failed-sessions"],
 			sprintf("%.0f/%.0f ms", m["new_page-p50-ms"], m["new_page-p95-ms"]), sprintf("%.0f/%.0f ms", m["take_snapshot-p50-ms"], m["take_snapshot-p95-ms"]),
-			sprintf("%.0f/%.0f ms", m["click-p50-ms"], m["click-p95-ms"]), m["chrome-MB/session"], m["chrome-left-%"], m["server-MB"] }' || true
+			sprintf("%.0f/%.0f ms", m["click-p50-ms"], m["click-p95-ms"]), or(m["chrome-MB/session"]), or(m["chrome-left-%"]), m["server-MB"] }
+		function or(v) { return v == "" ? "-" : v }' || true
