@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -105,12 +106,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // ends on SIGINT/SIGTERM/SIGHUP, and the browser manager and tool server
 // the flags describe.
 type app struct {
-	log   *slog.Logger
-	ctx   context.Context
-	mgr   *browser.Manager
-	tools *tools.Server
-	warm  browser.WarmUp // the browser's start ahead of the first call
-	close func()
+	log *slog.Logger
+	// rootsWarned is set once the log has warned that a client shares no
+	// roots: with many clients over HTTP, later ones say so at debug level.
+	rootsWarned atomic.Bool
+	ctx         context.Context
+	mgr         *browser.Manager
+	tools       *tools.Server
+	warm        browser.WarmUp // the browser's start ahead of the first call
+	close       func()
 }
 
 // newApp builds the app for cfg; nothing starts until a client initializes.
@@ -203,16 +207,17 @@ func mcpOptions(cfg *config.Config, a *app) []jsonrpc.Option {
 		// A 2026-07-28 client's probe is where a 2025 one would initialize.
 		jsonrpc.WithDiscoverHandler(func(context.Context) { a.warmBrowser(cfg) }),
 		jsonrpc.WithNotificationHandler("notifications/initialized", func(ctx context.Context, _ json.RawMessage) {
-			clientInitialized(ctx, cfg, a.log)
+			clientInitialized(ctx, cfg, a.log, &a.rootsWarned)
 			a.warmBrowser(cfg)
 		}),
 	}
 }
 
-// clientInitialized logs who connected, and warns once per session when
-// the client has no roots: its tools then read and write files only in
-// the temp directory.
-func clientInitialized(ctx context.Context, cfg *config.Config, log *slog.Logger) {
+// clientInitialized logs who connected, and tells each session's client
+// when it has no roots: its tools then read and write files only in the
+// temp directory. The log warns of it once (warned is set then) and says
+// it at debug level after that.
+func clientInitialized(ctx context.Context, cfg *config.Config, log *slog.Logger, warned *atomic.Bool) {
 	ss := jsonrpc.SessionFrom(ctx)
 	info := ss.ClientInfo()
 	log.Debug("MCP client initialized", "client", info.Name, "clientVersion", info.Version, "protocol", ss.ProtocolVersion())
@@ -220,7 +225,11 @@ func clientInitialized(ctx context.Context, cfg *config.Config, log *slog.Logger
 		return
 	}
 	msg := "the MCP client shares no roots: tools read and write files only in the temp directory " + os.TempDir() + "; add roots in the client, or pass --workspace=<folder> (--workspace=/ for every path)"
-	log.Warn(msg)
+	if warned.CompareAndSwap(false, true) {
+		log.Warn(msg)
+	} else {
+		log.Debug(msg, "client", info.Name)
+	}
 	ss.Log("warning", "devtools-mcp", msg)
 }
 

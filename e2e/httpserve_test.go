@@ -72,7 +72,12 @@ func startHTTPServer(t testing.TB, args ...string) *httpServer {
 // connect opens an MCP session over HTTP, closed (DELETE) when the test ends.
 func (hs *httpServer) connect() *server {
 	hs.t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "1"}, nil)
+	return hs.connectWith(mcp.NewClient(&mcp.Implementation{Name: "e2e-http", Version: "1"}, nil))
+}
+
+// connectWith is connect with a client of the caller's.
+func (hs *httpServer) connectWith(client *mcp.Client) *server {
+	hs.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.url, MaxRetries: -1}, legacySession)

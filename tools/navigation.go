@@ -63,7 +63,7 @@ func reportLoad(c *Call, res browser.NavigationResult, err error, done string) (
 		return false, nil
 	}
 	if errors.Is(err, browser.ErrNavigationTimeout) {
-		c.Resp.Linef("Navigation timed out: the page did not finish loading in time and keeps what it loaded so far (now at %s).", c.Page.Info().URL)
+		c.Resp.Linef("Navigation timed out: the page did not finish loading in time and keeps what it loaded so far (now at %s); pass a longer timeout (in milliseconds) to wait longer.", c.Page.Info().URL)
 		return false, nil
 	}
 	if err != nil {
@@ -238,7 +238,7 @@ type newPageArgs struct {
 	URL             string `json:"url" jsonschema:"URL to load in the new page."`
 	Background      bool   `json:"background,omitempty" jsonschema:"Open without bringing it to the front."`
 	IsolatedContext string `json:"isolatedContext,omitempty" jsonschema:"Name of an isolated browser context: pages with the same name share cookies and storage, different names share nothing."`
-	Timeout         int    `json:"timeout,omitempty" bound:"timeout" jsonschema:"Maximum wait in milliseconds; 0 or omitted means 10000."`
+	Timeout         int    `json:"timeout,omitempty" bound:"timeout" jsonschema:"Maximum wait for the navigation in milliseconds; 0 or omitted means 10000."`
 }
 
 // newPage runs new_page.
@@ -249,9 +249,10 @@ func newPage(ctx context.Context, c *Call, args *newPageArgs) error {
 	}
 	c.Resp.IncludePages()
 	c.Resp.IncludePageTools()
-	ctx, cancel := withTimeout(ctx, args.Timeout, 1)
-	defer cancel()
-	p, err := c.Browser.NewPage(ctx, args.IsolatedContext, args.Background)
+	// The timeout is the navigation's, as the reference's is: opening and
+	// setting the page up queue behind other sessions' and have their own
+	// bound (browser.PageSetupLimit).
+	p, err := c.Browser.OpenPage(ctx, args.IsolatedContext, args.Background)
 	if err != nil {
 		return err
 	}
@@ -261,6 +262,8 @@ func newPage(ctx context.Context, c *Call, args *newPageArgs) error {
 	}
 	defer unlock()
 	c.Page = p
+	ctx, cancel := withTimeout(ctx, args.Timeout, 1)
+	defer cancel()
 	res, err := p.Navigate(ctx, browser.Navigation{URL: args.URL})
 	return reportNavigation(c, res, err, fmt.Sprintf("Opened page %d.", p.ID))
 }

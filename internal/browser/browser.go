@@ -75,6 +75,11 @@ type Manager struct {
 	// lastPageID is the process-wide page id counter: ids are never reused.
 	// It is atomic because pages are added on the CDP event goroutine.
 	lastPageID atomic.Int64
+
+	// setup holds a slot per page being opened or set up (setupTurn);
+	// setupLimit bounds each, PageSetupLimit when zero.
+	setup      chan struct{}
+	setupLimit time.Duration
 }
 
 // NewManager returns a Manager; nothing starts until Get is called.
@@ -83,7 +88,7 @@ func NewManager(opts Options) *Manager {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{opts: opts, log: log, sem: make(chan struct{}, 1)}
+	return &Manager{opts: opts, log: log, sem: make(chan struct{}, 1), setup: make(chan struct{}, setupSlots())}
 }
 
 // Attached reports whether the manager attaches to a running browser instead

@@ -39,6 +39,10 @@ type Page struct {
 	setup       *cdp.Session
 	setupCancel context.CancelCauseFunc // ends that attach, with its cause
 	rec         *Recording              // the screencast being recorded, nil when none
+	// initial marks a Scope view's own first blank page, which new_page
+	// takes over while no call has used it (see OpenPage); used is set
+	// once a call attached to the page.
+	initial, used bool
 	// pressCheck, when set, is asked before every mouse press and release
 	// of the call holding the page (see Input.CheckPresses).
 	pressCheck func(ctx context.Context, x, y float64) error
@@ -139,7 +143,7 @@ func (p *Page) Session(ctx context.Context) (*cdp.Session, error) {
 			}
 		}
 		done := make(chan struct{})
-		p.attaching = done
+		p.attaching, p.used = done, true
 		p.mu.Unlock()
 
 		s, err := p.attach(ctx)
@@ -155,7 +159,20 @@ func (p *Page) Session(ctx context.Context) (*cdp.Session, error) {
 }
 
 // attach opens a flattened session to the page and enables what tools rely on.
+// It waits its turn in the Manager's setup queue, and the set-up is
+// bounded by PageSetupLimit from then on (and by ctx).
 func (p *Page) attach(ctx context.Context) (*cdp.Session, error) {
+	ctx, done, err := p.browser.m.setupTurn(ctx, fmt.Sprintf("set up page %d", p.ID))
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	s, err := p.attachTurn(ctx)
+	return s, setupErr(ctx, err)
+}
+
+// attachTurn is attach once its turn came.
+func (p *Page) attachTurn(ctx context.Context) (*cdp.Session, error) {
 	conn := p.browser.conn
 	res, err := cdp.TargetAttachToTarget.Call(ctx, p.browser.rootSession(), cdp.AttachToTargetParams{TargetID: p.TargetID, Flatten: true})
 	if err != nil {

@@ -121,13 +121,19 @@ func (b *Browser) NewPage(ctx context.Context, isolatedContext string, backgroun
 		}
 		params.BrowserContextID = id
 	}
-	res, err := cdp.TargetCreateTarget.Call(ctx, b.rootSession(), params)
+	sctx, done, err := b.m.setupTurn(ctx, "open a page")
 	if err != nil {
-		return nil, fmt.Errorf("open a page: %w", err)
+		return nil, err
+	}
+	defer done()
+	res, err := cdp.TargetCreateTarget.Call(sctx, b.rootSession(), params)
+	if err != nil {
+		return nil, setupErr(sctx, fmt.Errorf("open a page: %w", err))
 	}
 	// Chrome announces the target before it answers.
-	if err := b.targets.Sync(ctx); err != nil {
-		return nil, fmt.Errorf("open a page: %w", err)
+	if err := b.targets.Sync(sctx); err != nil {
+		b.closeTarget(ctx, res.TargetID)
+		return nil, setupErr(sctx, fmt.Errorf("open a page: %w", err))
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -142,10 +148,96 @@ func (b *Browser) NewPage(ctx context.Context, isolatedContext string, backgroun
 	return p, nil
 }
 
+// OpenPage opens a page for the agent (new_page) as NewPage does and sets
+// it up, so that what remains is the navigation. In a Scope's view the
+// view's first blank page is taken over instead while no call has used
+// it, so that a client costs one renderer for its one page. When the
+// set-up fails, the half-made page is closed and the page selected before
+// stays selected.
+func (b *Browser) OpenPage(ctx context.Context, isolatedContext string, background bool) (*Page, error) {
+	if isolatedContext == "" {
+		if p := b.takeInitial(); p != nil {
+			if _, err := p.Session(ctx); err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
+	}
+	prev := b.Selected()
+	p, err := b.NewPage(ctx, isolatedContext, background)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.setUp(ctx, p, prev); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// setUp attaches to p, a page NewPage just opened; when that fails it
+// closes p and selects prev again, so that nothing half-made is left.
+func (b *Browser) setUp(ctx context.Context, p, prev *Page) error {
+	if _, err := p.Session(ctx); err != nil {
+		b.discard(ctx, p, prev)
+		return fmt.Errorf("%w; the new page was closed", err)
+	}
+	return nil
+}
+
+// takeInitial returns the view's first blank page, selected and the
+// agent's, when no call has used it and it is still blank; at most once.
+func (b *Browser) takeInitial() *Page {
+	b.synced()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.pages {
+		p.mu.Lock()
+		take := p.initial && !p.used && !p.closed && p.info.URL == "about:blank"
+		if take {
+			p.initial, p.owned = false, true
+		}
+		p.mu.Unlock()
+		if take {
+			b.selected = p
+			return p
+		}
+	}
+	return nil
+}
+
+// discard closes p, a page NewPage opened whose set-up failed, and
+// selects prev again when it is still open.
+func (b *Browser) discard(ctx context.Context, p, prev *Page) {
+	b.mu.Lock()
+	if prev != nil && b.pages[prev.TargetID] == prev {
+		b.selected = prev
+	}
+	b.mu.Unlock()
+	b.closeTarget(ctx, p.TargetID)
+	select {
+	case <-p.gone:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+// closeTarget closes a target the server opened, even when ctx has
+// ended, so that nothing half-made is left behind.
+func (b *Browser) closeTarget(ctx context.Context, targetID string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := cdp.TargetCloseTarget.Do(ctx, b.rootSession(), cdp.CloseTargetParams{TargetID: targetID}); err != nil {
+		b.log.Debug("close a page whose set-up failed", "target", targetID, "err", err)
+	}
+}
+
 // ClosePage closes p and waits until Chrome reports it gone, so that the
-// page list is right afterwards. The last open page cannot be closed.
+// page list is right afterwards. The last open page cannot be closed,
+// except in a Scope's view: its pages are in a browser context of its own,
+// so the browser keeps its windows, and a client that closes the one page
+// new_page gave it (see OpenPage) frees the renderer until its next call
+// that needs a page opens a blank one.
 func (b *Browser) ClosePage(ctx context.Context, p *Page) error {
-	if len(b.Pages()) <= 1 {
+	if !b.view && len(b.Pages()) <= 1 {
 		return ErrLastPage
 	}
 	// Chrome's own recorder loses its video with the page: save it first.

@@ -133,10 +133,14 @@ func (b *Browser) newView(ctx context.Context, ids *atomic.Int64) (*Browser, err
 		v.closeView(ctx)
 		return nil, fmt.Errorf("track this client's pages: %w", err)
 	}
-	if _, err := v.NewPage(ctx, "", false); err != nil {
+	p, err := v.NewPage(ctx, "", false)
+	if err != nil {
 		v.closeView(ctx)
 		return nil, err
 	}
+	p.mu.Lock()
+	p.initial = true
+	p.mu.Unlock()
 	return v, nil
 }
 
