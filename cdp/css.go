@@ -135,7 +135,20 @@ var (
 
 // GetDocumentResult is the part of DOM.getDocument's reply we read.
 type GetDocumentResult struct {
-	Root struct {
-		NodeID int `json:"nodeId"`
-	} `json:"root"`
+	Root DOMTreeNode `json:"root"`
+}
+
+// DOMTreeNode is a node of DOM.getDocument's tree, as deep as the call
+// asked: its children in DOM order, its shadow roots and a frame's
+// document.
+type DOMTreeNode struct {
+	NodeID          int           `json:"nodeId"`
+	BackendNodeID   int           `json:"backendNodeId"`
+	NodeType        int           `json:"nodeType"`
+	NodeName        string        `json:"nodeName"`
+	NodeValue       string        `json:"nodeValue"`
+	ShadowRootType  string        `json:"shadowRootType,omitempty"`
+	Children        []DOMTreeNode `json:"children,omitempty"`
+	ShadowRoots     []DOMTreeNode `json:"shadowRoots,omitempty"`
+	ContentDocument *DOMTreeNode  `json:"contentDocument,omitempty"`
 }

@@ -70,9 +70,20 @@ type Node struct {
 	Frame int `json:"f,omitempty"`
 	// Scope numbers the process whose backend node ids Backend is in: 0
 	// for the page's, others for cross-process frames'.
-	Scope int               `json:"sc,omitempty"`
-	Tag   string            `json:"t"` // lower case
-	Attrs map[string]string `json:"a,omitempty"`
+	Scope int `json:"sc,omitempty"`
+	// Shadow numbers the open shadow tree the element is in, 0 for its
+	// document's own tree: ids resolve within a tree. Parent follows the
+	// flat tree (a shadow tree's top elements hang under the host,
+	// slotted ones under their slot), as axe-core's checks do.
+	Shadow int `json:"sh,omitempty"`
+	// ShadowTop says the element is a child of its host's shadow root.
+	ShadowTop bool `json:"st,omitempty"`
+	// DOMParent, when not 0, is one more than the index of the element
+	// its node path goes on with where that is not Parent (a slotted
+	// element's light parent, the host).
+	DOMParent int               `json:"dp,omitempty"`
+	Tag       string            `json:"t"` // lower case
+	Attrs     map[string]string `json:"a,omitempty"`
 	// AttrOrder lists the attribute names in source order.
 	AttrOrder []string `json:"ao,omitempty"`
 	// Sib is the element's index among its parent's child nodes, text

@@ -32,7 +32,7 @@ func newPage(in *Input) *page {
 			pg.children[n.Parent] = append(pg.children[n.Parent], i)
 		}
 		if id := n.Attrs["id"]; id != "" {
-			k := idKey(n.Frame, id)
+			k := idKey(n.Frame, n.Shadow, id)
 			pg.ids[k] = append(pg.ids[k], i)
 		}
 		switch {
@@ -53,17 +53,19 @@ func newPage(in *Input) *page {
 }
 
 // idKey is the key of an id in page.ids: ids are scoped to their
-// document (the main one, frame 0, keeps the bare id).
-func idKey(frame int, id string) string {
-	if frame == 0 {
+// document and within it to their shadow tree (the main document's own
+// tree keeps the bare id).
+func idKey(frame, shadow int, id string) string {
+	if frame == 0 && shadow == 0 {
 		return id
 	}
-	return strconv.Itoa(frame) + "\x00" + id
+	return strconv.Itoa(frame) + "\x00" + strconv.Itoa(shadow) + "\x00" + id
 }
 
-// byID returns the elements with an id in element i's document.
+// byID returns the elements with an id in element i's tree.
 func (pg *page) byID(i int, id string) []int {
-	return pg.ids[idKey(pg.node(i).Frame, id)]
+	n := pg.node(i)
+	return pg.ids[idKey(n.Frame, n.Shadow, id)]
 }
 
 // node returns element i.
@@ -212,7 +214,7 @@ func (pg *page) nodeRef(i int, explanation string) *NodeRef {
 // class, closest last.
 func (pg *page) selector(i int) string {
 	var parts []string
-	for j := i; j >= 0 && len(parts) < 4; j = pg.node(j).Parent {
+	for j := i; j >= 0 && len(parts) < 4; j = pg.domParent(j) {
 		n := pg.node(j)
 		part := n.Tag
 		if id := n.Attrs["id"]; id != "" {
@@ -221,8 +223,8 @@ func (pg *page) selector(i int) string {
 			part += "." + cls[0]
 		}
 		parts = append(parts, part)
-		p := n.Parent
-		if p < 0 || pg.node(p).Frame != n.Frame || pg.node(p).Tag == "html" {
+		p := pg.domParent(j)
+		if p < 0 || n.ShadowTop || pg.node(p).Frame != n.Frame || pg.node(p).Tag == "html" {
 			break
 		}
 	}
@@ -232,14 +234,14 @@ func (pg *page) selector(i int) string {
 
 // path is Lighthouse's node path: the index among its siblings (text
 // that is only white space left out) and the node name of each node from
-// the document down; a frame's document joins its frame element's path
-// with "/". Inputs recorded without sibling indexes count elements only.
+// the document down, a shadow root named "a,#document-fragment" under its
+// host; a frame's document joins its frame element's path with "/". Inputs recorded without sibling indexes count elements only.
 func (pg *page) path(i int) string {
 	var b []string
 	var parts []string
-	for j := i; j >= 0; j = pg.node(j).Parent {
+	for j := i; j >= 0; j = pg.domParent(j) {
 		n := pg.node(j)
-		p := n.Parent
+		p := pg.domParent(j)
 		idx := n.Sib
 		if !pg.in.SiblingIndexes {
 			idx = 0
@@ -252,6 +254,9 @@ func (pg *page) path(i int) string {
 			name = strings.ToUpper(name)
 		}
 		parts = append(parts, name, strconv.Itoa(idx))
+		if n.ShadowTop {
+			parts = append(parts, "#document-fragment", "a") // the host's shadow root
+		}
 		if p >= 0 && pg.node(p).Frame != n.Frame {
 			slices.Reverse(parts)
 			b = append(b, strings.Join(parts, ","))
@@ -262,6 +267,15 @@ func (pg *page) path(i int) string {
 	b = append(b, strings.Join(parts, ","))
 	slices.Reverse(b)
 	return strings.Join(b, "/")
+}
+
+// domParent is the element element i's node path and selector go on
+// with: its parent in the DOM, or its shadow root's host.
+func (pg *page) domParent(i int) int {
+	if dp := pg.node(i).DOMParent; dp > 0 {
+		return dp - 1
+	}
+	return pg.node(i).Parent
 }
 
 // truncate shortens s to limit characters, the last an ellipsis.

@@ -49,9 +49,11 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	return in, nil
 }
 
-// domNodes appends the elements of a snapshot document to out, in
-// document order, leaving out shadow trees and pseudo-elements (which
-// axe's DOM walk and the facts script do not see either). The document's
+// domNodes appends the elements of a snapshot document to out, in the
+// order of the flat tree (the snapshot's, which axe-core's walk follows
+// too): the contents of open shadow roots under their hosts, slotted
+// content under its slot, user-agent and closed shadow trees and
+// pseudo-elements left out (axe does not see them). The document's
 // root element hangs under element owner (-1 for the main document) and
 // its elements are numbered frame. It returns, for each frame element,
 // its index in out and its document's index in the snapshot.
@@ -63,10 +65,15 @@ func domNodes(out []audit.Node, d cdp.DocumentSnapshot, str []string, owner, fra
 		return str[i]
 	}
 	nd := d.Nodes
+	// The snapshot marks each node inside a shadow tree with the tree's
+	// type: those of user-agent and closed ones are left out.
 	skip := map[int]bool{}
-	for _, i := range nd.ShadowRootType.Index {
-		skip[i] = true
+	for k, i := range nd.ShadowRootType.Index {
+		if k >= len(nd.ShadowRootType.Value) || at(nd.ShadowRootType.Value[k]) != "open" {
+			skip[i] = true
+		}
 	}
+
 	for _, i := range nd.PseudoType.Index {
 		skip[i] = true
 	}
@@ -191,12 +198,15 @@ func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) 
 	in.Doc = f.Document
 	in.ViewportWidth, in.ViewportHeight, in.UserAgent = f.Width, f.Height, f.UserAgent
 	// The script lists images and fields in document order, as the
-	// snapshot does (neither enters shadow trees).
+	// snapshot does, leaving out shadow trees.
 	img, fld := 0, 0
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
 		if n.Frame != 0 {
 			break // frames' documents come after the main one's
+		}
+		if n.Shadow != 0 {
+			continue
 		}
 		switch n.Tag {
 		case "img":

@@ -31,6 +31,11 @@ func auditSession(ctx context.Context, s *cdp.Session, in *audit.Input, scope, o
 	for i := first; i < len(in.Nodes); i++ {
 		in.Nodes[i].Scope = scope
 	}
+	if hasOpenShadow(&snap) {
+		if places := shadowPlaces(ctx, s); places != nil {
+			applyPlaces(in.Nodes, first, places)
+		}
+	}
 	frameIDs := append([]string{""}, frames...)
 	for k, frameID := range frameIDs {
 		ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{FrameID: frameID})

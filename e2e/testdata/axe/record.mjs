@@ -44,8 +44,14 @@ const inPage = `async (rules) => {
   // siblings, text that is only white space not counted (Lighthouse's
   // node path); a frame's document follows its frame element's path.
   const path = (el) => {
+    // An open shadow root counts as its host's child "a,#document-fragment".
     const parts = [];
-    for (let n = el; n && n.parentNode; n = n.parentNode) {
+    const up = (n) => (n.nodeType === 11 ? n.host : n.parentNode);
+    for (let n = el; n && up(n); n = up(n)) {
+      if (n.nodeType === 11) {
+        parts.unshift('a,' + n.nodeName);
+        continue;
+      }
       let idx = 0;
       for (let s = n.previousSibling; s; s = s.previousSibling) {
         if (s.nodeType !== 3 || s.nodeValue.trim() !== '') idx++;
@@ -55,22 +61,28 @@ const inPage = `async (rules) => {
     const owner = el.ownerDocument.defaultView.frameElement;
     return (owner ? path(owner) + '/' : '') + parts.join(',');
   };
+  // find resolves a target in a frame's document (axe-core gives no
+  // element reference there): one selector per frame, an array of
+  // selectors for a path through shadow roots.
   const find = (target) => {
     let doc = document, el = null;
     for (const sel of target) {
-      if (Array.isArray(sel)) return null; // a shadow tree: not in the corpus
-      el = doc.querySelector(sel);
-      if (!el) return null;
+      let root = doc;
+      for (const part of [sel].flat()) {
+        el = root && root.querySelector(part);
+        if (!el) return null;
+        root = el.shadowRoot;
+      }
       doc = el.contentDocument;
     }
     return el;
   };
-  const res = await axe.run(document, { runOnly: { type: 'rule', values: rules }, iframes: true, resultTypes: ['violations', 'passes', 'incomplete', 'inapplicable'] });
+  const res = await axe.run(document, { runOnly: { type: 'rule', values: rules }, iframes: true, resultTypes: ['violations', 'passes', 'incomplete', 'inapplicable'], elementRef: true });
   const out = {};
   for (const [kind, list] of [['fail', res.violations], ['pass', res.passes], ['review', res.incomplete]]) {
     for (const r of list) {
       for (const n of r.nodes) {
-        const el = find(n.target);
+        const el = n.element || find(n.target);
         (out[r.id] ??= []).push({ path: el ? path(el) : '', target: n.target.flat().join(' '), html: n.html, verdict: kind });
       }
     }

@@ -1,0 +1,42 @@
+package audit
+
+import "testing"
+
+// TestShadowPaths checks the node path and selector of elements in an
+// open shadow tree and of slotted light content, as Lighthouse names
+// them, and that an id resolves in its own tree only.
+func TestShadowPaths(t *testing.T) {
+	in := &Input{SiblingIndexes: true, Nodes: []Node{
+		{Tag: "html", Parent: -1, Sib: 1},                                                // 0
+		{Tag: "body", Parent: 0, Sib: 1},                                                 // 1
+		{Tag: "div", Parent: 1, Attrs: map[string]string{"id": "host"}},                  // 2
+		{Tag: "div", Parent: 2, Shadow: 9, ShadowTop: true, Sib: 1},                      // 3: in the shadow root
+		{Tag: "slot", Parent: 3, Shadow: 9},                                              // 4
+		{Tag: "button", Parent: 4, Sib: 2},                                               // 5: slotted, a light child of the host
+		{Tag: "span", Parent: 3, Shadow: 9, Attrs: map[string]string{"id": "x"}, Sib: 1}, // 6
+		{Tag: "span", Parent: 1, Sib: 1, Attrs: map[string]string{"id": "x"}},            // 7
+	}}
+	in.Nodes[5].DOMParent = 3 // the host, index 2, plus one
+	pg := newPage(in)
+	for _, c := range []struct {
+		i              int
+		path, selector string
+	}{
+		{3, "1,HTML,1,BODY,0,DIV,a,#document-fragment,1,DIV", "div"},
+		{4, "1,HTML,1,BODY,0,DIV,a,#document-fragment,1,DIV,0,SLOT", "div > slot"},
+		{5, "1,HTML,1,BODY,0,DIV,2,BUTTON", "body > div#host > button"},
+	} {
+		if got := pg.path(c.i); got != c.path {
+			t.Errorf("path(%d) = %q, want %q", c.i, got, c.path)
+		}
+		if got := pg.selector(c.i); got != c.selector {
+			t.Errorf("selector(%d) = %q, want %q", c.i, got, c.selector)
+		}
+	}
+	if got := pg.byID(4, "x"); len(got) != 1 || got[0] != 6 {
+		t.Errorf("byID in the shadow tree = %v, want [6]", got)
+	}
+	if got := pg.byID(1, "x"); len(got) != 1 || got[0] != 7 {
+		t.Errorf("byID in the document = %v, want [7]", got)
+	}
+}
