@@ -143,25 +143,45 @@ func (pg *page) isMain(i int) bool {
 	return pg.explicitRole(i) == "main" || pg.node(i).Tag == "main" && pg.explicitRole(i) == ""
 }
 
+// checkLandmarkOneMain judges the page and each frame document axe-core
+// reaches: a main landmark in any of them passes them all, as axe-core's
+// page-level check does; otherwise each document's root fails.
 func checkLandmarkOneMain(_ *Input, pg *page) Outcome {
 	if pg.html < 0 {
 		return Outcome{NotApplicable: true}
 	}
+	var o Outcome
+	for _, h := range pg.reachedDocs() {
+		o.Failing = append(o.Failing, pg.ref(h, "Fix all of the following:\n  Document does not have a main landmark"))
+	}
 	for i := range pg.in.Nodes {
-		if pg.isMain(i) && !pg.hiddenFromAT(i) {
+		if pg.isMain(i) && !pg.hiddenFromAT(i) && pg.frameReached(i) {
 			return Outcome{}
 		}
 	}
-	return Outcome{Failing: []Item{pg.ref(pg.html, "Fix all of the following:\n  Document does not have a main landmark")}}
+	return o
 }
 
+// reachedDocs returns the root elements of the page's document and of
+// the frames' documents axe-core enters.
+func (pg *page) reachedDocs() []int {
+	return pg.where(func(i int) bool {
+		return pg.node(i).Tag == "html" && pg.docRoot(i) && (pg.node(i).Frame == 0 || pg.frameReached(i))
+	})
+}
+
+// checkBypass judges, as axe-core's page-level rule does, the page and
+// its frames' documents together: the page counts when it has links,
+// each frame's document reached (not hidden from assistive technology)
+// counts always, and a skip link, heading or main landmark in any of
+// those judged passes all. Otherwise the first of them in document order is left
+// for review, which Lighthouse lists (the audit is informative).
 func checkBypass(_ *Input, pg *page) Outcome {
-	// The page is judged when it has links (axe-core also lists one
-	// frame's document, not each: frames are left out).
-	var o Outcome
-	for _, h := range pg.where(func(i int) bool { return i == pg.html }) {
+	var judged []int
+	skippable := false
+	for _, h := range pg.reachedDocs() {
 		frame := pg.node(h).Frame
-		var links, skippable bool
+		links, skips := false, false
 		for i := range pg.in.Nodes {
 			n := pg.node(i)
 			if n.Frame != frame {
@@ -171,19 +191,51 @@ func checkBypass(_ *Input, pg *page) Outcome {
 			links = links || n.Tag == "a" && ok
 			switch pg.explicitRole(i) {
 			case "navigation", "banner", "contentinfo", "region", "complementary", "search":
-				skippable = true
+				skips = true
 			}
-			skippable = skippable || pg.headingLevel(i) > 0 || pg.isMain(i) || strings.HasPrefix(href, "#") && len(href) > 1
+			skips = skips || pg.headingLevel(i) > 0 || pg.isMain(i) || strings.HasPrefix(href, "#") && len(href) > 1
 		}
-		if skippable || frame == 0 && !links {
-			continue
+		if frame != 0 || links {
+			judged = append(judged, h)
+			skippable = skippable || skips
 		}
-		// axe-core leaves a document without a way to skip its
-		// repeated blocks for review, which Lighthouse lists (the audit
-		// is informative).
-		o.Failing = append(o.Failing, pg.ref(h, "No valid skip link found; page does not have a heading; page does not have a landmark"))
 	}
-	return informative(o)
+	if skippable || len(judged) == 0 {
+		return Outcome{NotApplicable: true}
+	}
+	first := slices.MinFunc(judged, func(a, b int) int { return slices.Compare(pg.orderKey(a), pg.orderKey(b)) })
+	return Outcome{Failing: []Item{pg.ref(first, "No valid skip link found; page does not have a heading; page does not have a landmark")}}
+}
+
+// docRoot reports whether element i is a document's root element (the
+// page's, or a frame's under its frame element).
+func (pg *page) docRoot(i int) bool {
+	p := pg.node(i).Parent
+	return p < 0 || pg.node(p).Frame != pg.node(i).Frame
+}
+
+// frameReached reports whether axe-core enters the frame document whose
+// root is element h: none of the frame elements above it is hidden from
+// assistive technology.
+func (pg *page) frameReached(h int) bool {
+	for j := h; j >= 0; j = pg.node(j).Parent {
+		if p := pg.node(j).Parent; p >= 0 && pg.node(p).Frame != pg.node(j).Frame && pg.hiddenFromAT(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// orderKey places element i in document order across frames: its index
+// among its parent's children, from the page's root down (a frame's
+// document after its frame element's children).
+func (pg *page) orderKey(i int) []int {
+	var key []int
+	for j := i; pg.node(j).Parent >= 0; j = pg.node(j).Parent {
+		key = append(key, slices.Index(pg.children[pg.node(j).Parent], j))
+	}
+	slices.Reverse(key)
+	return key
 }
 
 func checkSkipLink(_ *Input, pg *page) Outcome {
