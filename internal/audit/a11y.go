@@ -285,8 +285,8 @@ func checkAriaHiddenBody(_ *Input, pg *page) Outcome {
 // focusable reports whether element i takes keyboard focus.
 func (pg *page) focusable(i int) bool {
 	n := pg.node(i)
-	if n.Prop != nil {
-		return n.Prop.Focusable
+	if n.Prop != nil && n.Prop.Focusable {
+		return true // read by a script; otherwise worked out below
 	}
 	if v, ok := n.Attrs["tabindex"]; ok {
 		t, err := strconv.Atoi(strings.TrimSpace(v))

@@ -147,12 +147,15 @@ func checkAriaConditional(_ *Input, pg *page) Outcome {
 			if v != "true" && (v != "mixed" || typ == "radio") {
 				v = "false"
 			}
-			state := "false"
-			if hasAttr(n, "checked") {
-				// The checked attribute is the default state; a script
-				// may have changed it, which the DOM snapshot does not
-				// tell.
+			// The live state when the page was read; the checked
+			// attribute (the default state) where it was not (inputs
+			// in frames and shadow trees, recorded inputs).
+			state, live := "false", n.Prop != nil
+			if live && n.Prop.Checked || !live && hasAttr(n, "checked") {
 				state = "true"
+			}
+			if live && n.Prop.Indeterminate && typ == "checkbox" {
+				state = "mixed"
 			}
 			if v != state {
 				return "Fix all of the following:\n  Remove aria-checked, or set it to \"" + state + "\" to match the actual state"

@@ -125,8 +125,12 @@ type Props struct {
 	// Src is an image's current source URL (after srcset).
 	Src           string `json:"src,omitempty"`
 	PreventsPaste bool   `json:"pp,omitempty"`
-	Focusable     bool   `json:"f,omitempty"`
-	TabIndex      int    `json:"ti,omitempty"`
+	// Checked and Indeterminate are a field's live state (a script may
+	// have set it apart from the checked attribute).
+	Checked       bool `json:"ck,omitempty"`
+	Indeterminate bool `json:"ind,omitempty"`
+	Focusable     bool `json:"f,omitempty"`
+	TabIndex      int  `json:"ti,omitempty"`
 }
 
 // AXNode is one node of Chrome's accessibility tree, reduced to what the

@@ -186,7 +186,7 @@ func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) 
 	var f struct {
 		audit.Document
 		Images    [][3]any  `json:"images"`
-		Fields    []bool    `json:"fields"`
+		Fields    []int     `json:"fields"`
 		Shifts    *[][3]any `json:"shifts"`
 		Width     float64   `json:"width"`
 		Height    float64   `json:"height"`
@@ -198,14 +198,17 @@ func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) 
 	in.Doc = f.Document
 	in.ViewportWidth, in.ViewportHeight, in.UserAgent = f.Width, f.Height, f.UserAgent
 	// The script lists images and fields in document order, as the
-	// snapshot does, leaving out shadow trees.
+	// snapshot does, leaving out shadow trees and hosts' light trees
+	// (slotted content: the snapshot has it where it is slotted).
 	img, fld := 0, 0
+	slotted := make([]bool, len(in.Nodes))
 	for i := range in.Nodes {
 		n := &in.Nodes[i]
 		if n.Frame != 0 {
 			break // frames' documents come after the main one's
 		}
-		if n.Shadow != 0 {
+		slotted[i] = n.DOMParent != 0 || n.Parent >= 0 && slotted[n.Parent]
+		if n.Shadow != 0 || slotted[i] {
 			continue
 		}
 		switch n.Tag {
@@ -218,8 +221,9 @@ func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) 
 			}
 			img++
 		case "input", "textarea":
-			if fld < len(f.Fields) && f.Fields[fld] {
-				n.Prop = &audit.Props{PreventsPaste: true}
+			if fld < len(f.Fields) {
+				b := f.Fields[fld]
+				n.Prop = &audit.Props{PreventsPaste: b&1 != 0, Checked: b&2 != 0, Indeterminate: b&4 != 0}
 			}
 			fld++
 		}

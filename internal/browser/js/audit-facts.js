@@ -1,15 +1,25 @@
 // Reads what the audits need beyond the DOM snapshot: document facts, the
 // natural size of images, which text fields block pasting (by firing a
-// cancelable paste event, as Lighthouse does), and the layout shifts since
+// cancelable paste event, as Lighthouse does), fields' checked state, and the layout shifts since
 // the page loaded. Runs in an isolated world; resolves with JSON text.
 async () => {
   const d = document;
   const dt = d.doctype;
-  const images = [...d.querySelectorAll('img')].map(i => [i.naturalWidth, i.naturalHeight, i.currentSrc || '']);
-  const fields = [...d.querySelectorAll('input, textarea')].map(el => {
+  // Elements in a shadow host's light tree are where the flat tree
+  // slots them (or nowhere), not in document order: the snapshot, which
+  // these lists are matched with, follows the flat tree, so they are
+  // left out.
+  const inHost = (el) => {
+    for (let e = el; e; e = e.parentElement) if (e.parentElement && e.parentElement.shadowRoot) return true;
+    return false;
+  };
+  const images = [...d.querySelectorAll('img')].filter(i => !inHost(i)).map(i => [i.naturalWidth, i.naturalHeight, i.currentSrc || '']);
+  // Per field, bits: 1 blocks pasting, 2 checked, 4 indeterminate (the
+  // live state, which a script may have set apart from the attribute).
+  const fields = [...d.querySelectorAll('input, textarea')].filter(el => !inHost(el)).map(el => {
     const ev = new ClipboardEvent('paste', {bubbles: true, cancelable: true, clipboardData: new DataTransfer()});
     el.dispatchEvent(ev);
-    return ev.defaultPrevented;
+    return (ev.defaultPrevented ? 1 : 0) | (el.checked ? 2 : 0) | (el.indeterminate ? 4 : 0);
   });
   let shifts = null;
   try {
