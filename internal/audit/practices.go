@@ -25,6 +25,7 @@ func practiceChecks(m map[string]check) {
 	m["errors-in-console"] = checkErrorsInConsole
 	m["inspector-issues"] = checkInspectorIssues
 	m["valid-source-maps"] = checkSourceMaps
+	m["baseline"] = checkBaseline
 	m["csp-xss"] = headerInfo("content-security-policy", "No CSP found in enforcement mode")
 	m["has-hsts"] = headerInfo("strict-transport-security", "No HSTS header found")
 	m["origin-isolation"] = headerInfo("cross-origin-opener-policy", "No COOP header found")
@@ -345,4 +346,13 @@ func headerInfo(header, missing string) check {
 		o.Failing = append(o.Failing, Item{"description": missing, "severity": "High"})
 		return o
 	}
+}
+
+// checkBaseline cannot be decided here: Lighthouse lists the web platform
+// features a page used, read from a trace's feature counters, with each
+// feature's Baseline status from the web-features data set it bundles,
+// which devtools-mcp does not ship. The audit is informative (weight 0),
+// so no score depends on it.
+func checkBaseline(*Input, *page) Outcome {
+	return Outcome{NotApplicable: true, Reason: "Not computed by devtools-mcp: the Baseline status of the features a page uses comes from the web-features data set Lighthouse bundles, which Chrome does not give."}
 }
