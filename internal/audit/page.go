@@ -278,6 +278,11 @@ func (pg *page) domParent(i int) int {
 	return pg.node(i).Parent
 }
 
+// inHead reports whether element i is inside its document's head.
+func (pg *page) inHead(i int) bool {
+	return pg.ancestor(i, func(j int) bool { return pg.node(j).Tag == "head" && pg.node(j).Frame == pg.node(i).Frame }) >= 0
+}
+
 // truncate shortens s to limit characters, the last an ellipsis.
 func truncate(s string, limit int) string {
 	r := []rune(s)

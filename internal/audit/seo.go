@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/english"
 )
@@ -20,35 +21,111 @@ func seoChecks(m map[string]check) {
 	m["canonical"] = checkCanonical
 }
 
+// crawlerAgents are the crawlers is-crawlable asks about, "" for any
+// crawler: the page fails only when every one of them is blocked.
+var crawlerAgents = []string{"", "Googlebot", "bingbot", "DuckDuckBot", "archive.org_bot"}
+
+// checkIsCrawlable asks, for each crawler, whether the page blocks it: by
+// its robots meta element in the head (the one named for the crawler,
+// else "robots"), or an X-Robots-Tag header for any crawler or named for
+// it; noindex, none and an unavailable_after date that has passed block.
+// It fails when every crawler is blocked, listing what blocks them all.
 func checkIsCrawlable(in *Input, pg *page) Outcome {
 	var o Outcome
 	o.Headings = []Heading{{Key: "source", ValueType: "code", Label: "Blocking Directive Source"}}
-	blocks := func(v string) bool {
-		for _, d := range strings.Split(strings.ToLower(v), ",") {
-			d = strings.TrimSpace(d)
-			if i := strings.LastIndexByte(d, ':'); i >= 0 && !strings.HasPrefix(d, "unavailable_after") {
-				d = strings.TrimSpace(d[i+1:])
+	metas := map[string]int{}
+	for _, i := range pg.each("meta") {
+		name := strings.ToLower(pg.node(i).Attrs["name"])
+		if _, seen := metas[name]; !seen && pg.node(i).Frame == 0 && pg.inHead(i) {
+			metas[name] = i
+		}
+	}
+	blocked := 0
+	for _, agent := range crawlerAgents {
+		var items []Item
+		m, ok := metas[strings.ToLower(agent)]
+		if !ok || agent == "" {
+			m, ok = metas["robots"]
+		}
+		if ok && blocksIndexing(pg.node(m).Attrs["content"], time.Now()) {
+			items = append(items, Item{"source": pg.nodeRef(m, "")})
+		}
+		if in.Main != nil {
+			for _, k := range sortedIDs(in.Main.Headers) {
+				if !strings.EqualFold(k, "x-robots-tag") {
+					continue
+				}
+				v := in.Main.Headers[k]
+				for _, line := range strings.Split(v, "\n") { // repeated headers arrive joined
+					who := headerAgent(line)
+					if who != "" && who != agent {
+						continue
+					}
+					directives := line
+					if who != "" {
+						directives = strings.TrimPrefix(strings.TrimSpace(line), who+":")
+					}
+					if blocksIndexing(directives, time.Now()) {
+						items = append(items, Item{"source": k + ": " + line})
+					}
+				}
 			}
-			if d == "noindex" || d == "none" {
+		}
+		if len(items) > 0 {
+			blocked++
+		}
+		if agent == "" {
+			o.Failing = items
+		}
+	}
+	if blocked < len(crawlerAgents) {
+		o.Failing = nil
+	}
+	return o
+}
+
+// headerAgent is the crawler an X-Robots-Tag value names before its
+// directives ("googlebot: noindex"), "" when it names none.
+func headerAgent(v string) string {
+	head, _, ok := strings.Cut(v, ":")
+	if !ok || strings.ContainsRune(head, ',') || strings.EqualFold(strings.TrimSpace(head), "unavailable_after") {
+		return ""
+	}
+	return head
+}
+
+// blocksIndexing reports whether a robots directive list keeps the page
+// out of the index at time now.
+func blocksIndexing(v string, now time.Time) bool {
+	for _, d := range strings.Split(v, ",") {
+		d = strings.TrimSpace(d)
+		low := strings.ToLower(d)
+		if low == "noindex" || low == "none" {
+			return true
+		}
+		if strings.HasPrefix(low, "unavailable_after:") {
+			if t, ok := parseRobotsDate(strings.TrimSpace(d[len("unavailable_after:"):])); ok && t.Before(now) {
 				return true
 			}
 		}
-		return false
 	}
-	for _, i := range pg.each("meta") {
-		name := strings.ToLower(pg.node(i).Attrs["name"])
-		if (name == "robots" || name == "googlebot") && blocks(pg.node(i).Attrs["content"]) {
-			o.Failing = append(o.Failing, Item{"source": pg.nodeRef(i, "")})
+	return false
+}
+
+// robotsDateLayouts are the date forms unavailable_after is read in (the
+// RFC 850 and ISO 8601 forms crawlers document, and their usual kin).
+var robotsDateLayouts = []string{time.RFC1123, time.RFC1123Z, time.RFC850, time.ANSIC, time.RFC3339, "2006-01-02T15:04:05",
+	"2006-01-02", "2 Jan 2006 15:04:05 MST", "2 Jan 2006 15:04:05", "2 Jan 2006", "02-Jan-2006 15:04:05 MST",
+	"January 2, 2006", "Jan 2, 2006", "2 January 2006"}
+
+// parseRobotsDate reads an unavailable_after date.
+func parseRobotsDate(s string) (time.Time, bool) {
+	for _, l := range robotsDateLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
 		}
 	}
-	if in.Main != nil {
-		for k, v := range in.Main.Headers {
-			if strings.EqualFold(k, "x-robots-tag") && blocks(v) {
-				o.Failing = append(o.Failing, Item{"source": k + ": " + v})
-			}
-		}
-	}
-	return o
+	return time.Time{}, false
 }
 
 func checkMetaDescription(_ *Input, pg *page) Outcome {
@@ -226,7 +303,8 @@ func checkHreflang(_ *Input, pg *page) Outcome {
 func checkCanonical(in *Input, pg *page) Outcome {
 	var hrefs []string
 	for _, i := range pg.each("link") {
-		if strings.EqualFold(strings.TrimSpace(pg.node(i).Attrs["rel"]), "canonical") {
+		// Lighthouse reads canonical links in the head only.
+		if strings.EqualFold(strings.TrimSpace(pg.node(i).Attrs["rel"]), "canonical") && pg.node(i).Frame == 0 && pg.inHead(i) {
 			hrefs = append(hrefs, strings.TrimSpace(pg.node(i).Attrs["href"]))
 		}
 	}

@@ -1,6 +1,9 @@
 package audit
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestShadowPaths checks the node path and selector of elements in an
 // open shadow tree and of slotted light content, as Lighthouse names
@@ -38,5 +41,22 @@ func TestShadowPaths(t *testing.T) {
 	}
 	if got := pg.byID(1, "x"); len(got) != 1 || got[0] != 7 {
 		t.Errorf("byID in the document = %v, want [7]", got)
+	}
+}
+
+// TestBlocksIndexing checks the robots directives that keep a page out
+// of the index, unavailable_after by its date.
+func TestBlocksIndexing(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for v, want := range map[string]bool{
+		"noindex": true, "NoIndex, follow": true, "none": true, "nofollow": false, "index, follow": false,
+		"unavailable_after: 1 Jan 2000 00:00:00 GMT": true, "unavailable_after: 2030-05-01": false,
+		// Directives are split at commas before dates are read, as Lighthouse
+		// does, so a date with a comma in it blocks nothing.
+		"unavailable_after: Saturday, 01-Jan-00 00:00:00 GMT": false, "unavailable_after: someday": false,
+	} {
+		if got := blocksIndexing(v, now); got != want {
+			t.Errorf("blocksIndexing(%q) = %v, want %v", v, got, want)
+		}
 	}
 }
