@@ -60,3 +60,23 @@ func TestBlocksIndexing(t *testing.T) {
 		}
 	}
 }
+
+// TestRobotsTxt checks which rule of a robots.txt decides a crawler's
+// access: its own group or else "*", the longest pattern, Allow on a tie,
+// wildcards and the end anchor.
+func TestRobotsTxt(t *testing.T) {
+	r := parseRobots("http://h", "User-agent: *\nDisallow: /private/\nAllow: /private/open\nDisallow: /*.pdf$\n\n# bots\nUser-agent: Googlebot\nUser-agent: bingbot/2.0\nDisallow: /\n")
+	for _, c := range []struct {
+		url, agent string
+		allowed    bool
+	}{
+		{"http://h/page", "", true}, {"http://h/private/x", "", false}, {"http://h/private/open/y", "", true},
+		{"http://h/a/b.pdf", "", false}, {"http://h/a/b.pdf?x", "", true}, {"http://h/page", "Googlebot", false},
+		{"http://h/page", "bingbot", false}, {"http://h/page", "DuckDuckBot", true}, {"http://other/private/x", "", true},
+	} {
+		rule := r.match(c.url, c.agent)
+		if got := rule == nil || rule.allow; got != c.allowed {
+			t.Errorf("%s for %q: allowed %v, want %v", c.url, c.agent, got, c.allowed)
+		}
+	}
+}

@@ -27,8 +27,9 @@ var crawlerAgents = []string{"", "Googlebot", "bingbot", "DuckDuckBot", "archive
 
 // checkIsCrawlable asks, for each crawler, whether the page blocks it: by
 // its robots meta element in the head (the one named for the crawler,
-// else "robots"), or an X-Robots-Tag header for any crawler or named for
-// it; noindex, none and an unavailable_after date that has passed block.
+// else "robots"), an X-Robots-Tag header for any crawler or named for
+// it (noindex, none and an unavailable_after date that has passed
+// block), or a robots.txt rule that disallows the page for it.
 // It fails when every crawler is blocked, listing what blocks them all.
 func checkIsCrawlable(in *Input, pg *page) Outcome {
 	var o Outcome
@@ -39,6 +40,12 @@ func checkIsCrawlable(in *Input, pg *page) Outcome {
 		if _, seen := metas[name]; !seen && pg.node(i).Frame == 0 && pg.inHead(i) {
 			metas[name] = i
 		}
+	}
+	var robots *robotsTxt
+	var robotsURL string
+	if u, err := url.Parse(in.FinalURL); err == nil && in.Robots != nil && in.Robots.Status < 400 && in.Robots.Body != "" {
+		origin := u.Scheme + "://" + u.Host
+		robots, robotsURL = parseRobots(origin, in.Robots.Body), origin+"/robots.txt"
 	}
 	blocked := 0
 	for _, agent := range crawlerAgents {
@@ -69,6 +76,17 @@ func checkIsCrawlable(in *Input, pg *page) Outcome {
 						items = append(items, Item{"source": k + ": " + line})
 					}
 				}
+			}
+		}
+		if robots != nil {
+			if rule := robots.match(in.FinalURL, agent); rule != nil && !rule.allow {
+				// The line Lighthouse shows is that of the rule for any
+				// crawler, 0-based.
+				line := 0
+				if any := robots.match(in.FinalURL, ""); any != nil {
+					line = any.line - 1
+				}
+				items = append(items, Item{"source": map[string]any{"type": "source-location", "url": robotsURL, "urlProvider": "network", "line": line, "column": 0}})
 			}
 		}
 		if len(items) > 0 {
