@@ -66,7 +66,7 @@ func TestAuditInput(t *testing.T) {
 	if img := byTag["img"]; len(img) != 1 || img[0].Prop == nil || img[0].Prop.NaturalWidth != 1 || !strings.HasPrefix(img[0].Prop.Src, "data:image/gif") || img[0].Attrs["currentSrc"] != "" || img[0].Box == nil || img[0].Box[2] != 40 {
 		t.Errorf("img: %+v", img)
 	}
-	if in := byTag["input"]; len(in) != 2 || in[0].Prop == nil || !in[0].Prop.PreventsPaste || in[1].Prop != nil {
+	if in := byTag["input"]; len(in) != 2 || in[0].Prop == nil || !in[0].Prop.PreventsPaste || in[1].Prop == nil || in[1].Prop.PreventsPaste {
 		t.Errorf("inputs (first blocks paste, second not): %+v", in)
 	}
 	if ps := byTag["p"]; len(ps) != 1 || ps[0].Text != "text" || ps[0].Style == nil || ps[0].Style.Color != "rgb(1, 2, 3)" {
