@@ -16,10 +16,11 @@ import (
 type axeAnswer struct {
 	Axe   string `json:"axe"`
 	Rules map[string][]struct {
-		Path    string `json:"path"`
-		Target  string `json:"target"`
-		HTML    string `json:"html"`
-		Verdict string `json:"verdict"` // fail, pass or review
+		Path     string `json:"path"`
+		Selector string `json:"selector"` // as Lighthouse's report names the node
+		Target   string `json:"target"`
+		HTML     string `json:"html"`
+		Verdict  string `json:"verdict"` // fail, pass or review
 	} `json:"rules"`
 }
 
@@ -107,23 +108,26 @@ func TestAxeCorpus(t *testing.T) {
 			}
 			// Lighthouse lists what axe-core leaves for review too in its
 			// informative audits; the others fail what axe fails.
-			want := map[string]bool{}
+			want := map[string]string{}
 			for _, n := range nodes {
 				if n.Verdict == "fail" || n.Verdict == "review" && axeInformative[rule] {
-					want[n.Path] = true
+					want[n.Path] = n.Selector
 				}
 			}
 			got := ours[rule]
-			for p := range want {
-				if got[p] {
+			for p, sel := range want {
+				if ourSel, ok := got[p]; ok {
 					ag.hit++
+					if sel != "" && ourSel != sel {
+						t.Errorf("%s: %s: selector %q, Lighthouse names it %q", name, rule, ourSel, sel)
+					}
 				} else {
 					ag.missed++
 					ag.misses = append(ag.misses, fmt.Sprintf("%s: missed %s", name, describeAxeNode(answers[name], rule, p)))
 				}
 			}
 			for p := range got {
-				if !want[p] {
+				if _, ok := want[p]; !ok {
 					ag.extra++
 					ag.misses = append(ag.misses, fmt.Sprintf("%s: flagged %s (axe: %s)", name, p, describeAxeNode(answers[name], rule, p)))
 				}
@@ -166,8 +170,8 @@ func TestAxeCorpus(t *testing.T) {
 }
 
 // flaggedPaths reads a Lighthouse JSON report and returns, per audit, the
-// element paths of the nodes it flags.
-func flaggedPaths(t *testing.T, file string) map[string]map[string]bool {
+// element paths of the nodes it flags, each with its selector.
+func flaggedPaths(t *testing.T, file string) map[string]map[string]string {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -179,7 +183,8 @@ func flaggedPaths(t *testing.T, file string) map[string]map[string]bool {
 			Details struct {
 				Items []struct {
 					Node struct {
-						Path string `json:"path"`
+						Path     string `json:"path"`
+						Selector string `json:"selector"`
 					} `json:"node"`
 				} `json:"items"`
 			} `json:"details"`
@@ -188,14 +193,14 @@ func flaggedPaths(t *testing.T, file string) map[string]map[string]bool {
 	if err := json.Unmarshal(data, &lhr); err != nil {
 		t.Fatalf("report.json: %v", err)
 	}
-	out := map[string]map[string]bool{}
+	out := map[string]map[string]string{}
 	for id, a := range lhr.Audits {
 		for _, it := range a.Details.Items {
 			if it.Node.Path != "" {
 				if out[id] == nil {
-					out[id] = map[string]bool{}
+					out[id] = map[string]string{}
 				}
-				out[id][it.Node.Path] = true
+				out[id][it.Node.Path] = it.Node.Selector
 			}
 		}
 	}

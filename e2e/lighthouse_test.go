@@ -188,7 +188,7 @@ func TestLighthouseAuditCrossSiteFrame(t *testing.T) {
 		"frame-title": "1,HTML,1,BODY,0,MAIN,1,IFRAME/1,HTML,1,BODY,1,IFRAME",
 	}
 	for id, path := range want {
-		if !got[id][path] || len(got[id]) != 1 {
+		if _, ok := got[id][path]; !ok || len(got[id]) != 1 {
 			t.Errorf("%s flags %v, want only %s (in the cross-site frame)", id, got[id], path)
 		}
 	}

@@ -2,8 +2,9 @@
 // beside it (page.html -> page.axe.json): for each accessibility rule of
 // Lighthouse's category, the nodes axe-core passes, fails (violations) and
 // leaves for review (incomplete), each with its target selector, its
-// snippet and its node path (Lighthouse's "index,NAME" path, which
-// lighthouse_audit reports too; frames joined with "/"). TestAxeCorpus compares
+// snippet, its node path (Lighthouse's "index,NAME" path, which
+// lighthouse_audit reports too; frames joined with "/") and its selector
+// as Lighthouse's report names it. TestAxeCorpus compares
 // lighthouse_audit's answers with these files; it needs neither Node nor
 // axe-core.
 //
@@ -61,6 +62,21 @@ const inPage = `async (rules) => {
     const owner = el.ownerDocument.defaultView.frameElement;
     return (owner ? path(owner) + '/' : '') + parts.join(',');
   };
+  // selector names a node as Lighthouse's report does: up to four
+  // elements up from it, each its tag with its id or else its first
+  // class, stopping below the root element and at a shadow root.
+  const selector = (el) => {
+    const parts = [];
+    for (let e = el; parts.length < 4; ) {
+      let part = e.tagName.toLowerCase();
+      if (e.id) part += '#' + e.id;
+      else if (e.classList.length) part += '.' + e.classList[0];
+      parts.unshift(part);
+      e = e.parentElement;
+      if (!e || e.tagName === 'HTML') break;
+    }
+    return parts.join(' > ');
+  };
   // find resolves a target in a frame's document (axe-core gives no
   // element reference there): one selector per frame, an array of
   // selectors for a path through shadow roots.
@@ -83,7 +99,7 @@ const inPage = `async (rules) => {
     for (const r of list) {
       for (const n of r.nodes) {
         const el = n.element || find(n.target);
-        (out[r.id] ??= []).push({ path: el ? path(el) : '', target: n.target.flat().join(' '), html: n.html, verdict: kind });
+        (out[r.id] ??= []).push({ path: el ? path(el) : '', selector: el ? selector(el) : '', target: n.target.flat().join(' '), html: n.html, verdict: kind });
       }
     }
   }
