@@ -38,12 +38,17 @@ type lhVerdicts struct {
 var lhGaps = map[string]int{"baseline": 1 << 30}
 
 // lhServe serves the corpus as routes.json says, __ORIGIN__ in a page
-// replaced by the server's origin.
+// replaced by the origin it was asked at (127.0.0.1's or localhost's).
 func lhServe(t *testing.T, rt *lhRoutes) *httptest.Server {
 	t.Helper()
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		route, ok := rt.Routes[r.URL.Path]
+		path := r.URL.Path
+		local := strings.HasPrefix(r.Host, "localhost")
+		if local && path == "/robots.txt" {
+			path = "/robots-bad.txt"
+		}
+		route, ok := rt.Routes[path]
 		if !ok {
 			http.NotFound(w, r)
 			return
@@ -54,7 +59,7 @@ func lhServe(t *testing.T, rt *lhRoutes) *httptest.Server {
 			return
 		}
 		if strings.HasSuffix(route.File, ".html") {
-			body = []byte(strings.ReplaceAll(string(body), "__ORIGIN__", srv.URL))
+			body = []byte(strings.ReplaceAll(string(body), "__ORIGIN__", lhOrigin(srv, local)))
 		}
 		typ := route.Type
 		if typ == "" {
@@ -69,6 +74,24 @@ func lhServe(t *testing.T, rt *lhRoutes) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// lhOrigin is the corpus server's origin, or its other one (localhost,
+// whose robots.txt is robots-bad.txt).
+func lhOrigin(srv *httptest.Server, local bool) string {
+	if local {
+		return strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
+	}
+	return srv.URL
+}
+
+// lhPageURL is where a page of routes.json is opened: "localhost:/path"
+// at the other origin.
+func lhPageURL(srv *httptest.Server, page string) string {
+	if p, ok := strings.CutPrefix(page, "localhost:"); ok {
+		return lhOrigin(srv, true) + p
+	}
+	return srv.URL + page
 }
 
 // lhVerdict reads the verdict of each audit of a Lighthouse JSON report
@@ -132,7 +155,7 @@ func TestLighthouseCorpus(t *testing.T) {
 	}
 	per := map[string]*tally{}
 	for _, page := range rt.Pages {
-		s.ok("navigate_page", map[string]any{"url": site.URL + page})
+		s.ok("navigate_page", map[string]any{"url": lhPageURL(site, page)})
 		dir := t.TempDir()
 		s.ok("lighthouse_audit", map[string]any{"mode": "navigation", "outputDirPath": dir})
 		got := lhVerdict(t, filepath.Join(dir, "report.json"))

@@ -26,17 +26,23 @@ const ref = process.argv[2] || '/tmp/ref/node_modules/chrome-devtools-mcp';
 const { routes, pages } = JSON.parse(readFileSync(join(here, 'routes.json'), 'utf8'));
 
 const server = createServer((req, res) => {
-  const r = routes[new URL(req.url, 'http://x').pathname];
+  let path = new URL(req.url, 'http://x').pathname;
+  const local = (req.headers.host || '').startsWith('localhost');
+  if (local && path === '/robots.txt') path = '/robots-bad.txt';
+  const r = routes[path];
   if (!r) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     return;
   }
   res.writeHead(r.status || 200, { 'content-type': r.type || 'text/html; charset=utf-8', ...(r.headers || {}) });
   const body = readFileSync(join(here, r.file));
-  res.end(r.file.endsWith('.html') ? body.toString('utf8').replaceAll('__ORIGIN__', origin) : body);
+  res.end(r.file.endsWith('.html') ? body.toString('utf8').replaceAll('__ORIGIN__', local ? localOrigin : origin) : body);
 });
 await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
 const origin = 'http://127.0.0.1:' + server.address().port;
+const localOrigin = 'http://localhost:' + server.address().port;
+// pageURL opens "localhost:/path" pages at the other origin.
+const pageURL = (page) => (page.startsWith('localhost:') ? localOrigin + page.slice('localhost:'.length) : origin + page);
 
 const mcp = spawn('node', [join(ref, 'build/src/bin/chrome-devtools-mcp.js'), '--headless', '--isolated', '--no-usage-statistics',
   '--no-performance-crux', '--executablePath', process.env.CHROME || '/usr/bin/chromium', '--chrome-arg=--no-sandbox'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -75,7 +81,7 @@ const pageId = Number((/(\d+):/.exec(listed) || [0, 1])[1]);
 const out = { lighthouse: '', audits: {} };
 for (const page of pages) {
   const dir = mkdtempSync(join(tmpdir(), 'record-lh-'));
-  await call('navigate_page', { pageId, url: origin + page });
+  await call('navigate_page', { pageId, url: pageURL(page) });
   await call('lighthouse_audit', { pageId, mode: 'navigation', device: 'desktop', outputDirPath: dir });
   const lhr = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
   out.lighthouse = lhr.lighthouseVersion;
