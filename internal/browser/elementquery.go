@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
@@ -48,13 +49,26 @@ func (e *Element) AccessibleName(ctx context.Context) (name, role string, same i
 	if doc.ExceptionDetails != nil || doc.Result.ObjectID == "" {
 		return name, role, 0, fmt.Errorf("uid=%s: the element has no document", e.UID)
 	}
-	q, err := cdp.AccessibilityQueryAXTree.Call(ctx, e.session, cdp.QueryAXTreeParams{ObjectID: doc.Result.ObjectID, AccessibleName: name, Role: role})
-	if err != nil {
-		return name, role, 0, fmt.Errorf("uid=%s: querying its name: %w", e.UID, err)
+	// Chromium 150 and older keep the spaces a <label> gives a name
+	// ("Name "); a selector names it as newer versions do, trimmed, when
+	// that finds it too.
+	names := []string{name}
+	if trimmed := strings.Trim(name, " \t\n\f\r"); trimmed != name && trimmed != "" {
+		names = []string{trimmed, name}
 	}
-	for _, n := range q.Nodes {
-		if !n.Ignored {
-			same++
+	for _, try := range names {
+		q, err := cdp.AccessibilityQueryAXTree.Call(ctx, e.session, cdp.QueryAXTreeParams{ObjectID: doc.Result.ObjectID, AccessibleName: try, Role: role})
+		if err != nil {
+			return name, role, 0, fmt.Errorf("uid=%s: querying its name: %w", e.UID, err)
+		}
+		same = 0
+		for _, n := range q.Nodes {
+			if !n.Ignored {
+				same++
+			}
+		}
+		if same > 0 {
+			return try, role, same, nil
 		}
 	}
 	return name, role, same, nil
