@@ -140,26 +140,8 @@ func scaleScenario(hs *httpServer, siteURL, marker string, into *samples) error 
 	if page == nil {
 		return fmt.Errorf("new_page selected no page:\n%s", list)
 	}
-	snap, err := call("take_snapshot", nil)
-	if err != nil {
+	if err := formRound(call, marker); err != nil {
 		return err
-	}
-	field, button := snapshotUID(snap, `textbox "Word"`), snapshotUID(snap, `button "Go"`)
-	if field == "" || button == "" {
-		return fmt.Errorf("the snapshot lacks the field or the button:\n%s", snap)
-	}
-	if _, err := call("fill", map[string]any{"uid": field, "value": marker}); err != nil {
-		return err
-	}
-	if _, err := call("click", map[string]any{"uid": button}); err != nil {
-		return err
-	}
-	got, err := call("evaluate_script", map[string]any{"function": fmt.Sprintf(`() => { document.cookie = "who=%s"; return document.title + "|" + document.cookie; }`, marker)})
-	if err != nil {
-		return err
-	}
-	if want := fmt.Sprintf("clicked-%s|who=%s", marker, marker); !strings.Contains(got, want) {
-		return fmt.Errorf("evaluate_script answered %s, want %s (another session's state leaked in?)", got, want)
 	}
 	id, _ := strconv.Atoi(page[1])
 	_, err = call("close_page", map[string]any{"pageId": id})

@@ -96,26 +96,8 @@ func runScenario(s *server, siteURL, marker string, round int, into *samples) er
 	if _, err := call("navigate_page", map[string]any{"url": fmt.Sprintf("%s&n=%d", url, round), "timeout": 60000}); err != nil {
 		return err
 	}
-	snap, err := call("take_snapshot", nil)
-	if err != nil {
+	if err := formRound(call, marker); err != nil {
 		return err
-	}
-	field, button := snapshotUID(snap, `textbox "Word"`), snapshotUID(snap, `button "Go"`)
-	if field == "" || button == "" {
-		return fmt.Errorf("the snapshot lacks the field or the button:\n%s", snap)
-	}
-	if _, err := call("fill", map[string]any{"uid": field, "value": marker}); err != nil {
-		return err
-	}
-	if _, err := call("click", map[string]any{"uid": button}); err != nil {
-		return err
-	}
-	got, err := call("evaluate_script", map[string]any{"function": fmt.Sprintf(`() => { document.cookie = "who=%s"; return document.title + "|" + document.cookie; }`, marker)})
-	if err != nil {
-		return err
-	}
-	if want := fmt.Sprintf("clicked-%s|who=%s", marker, marker); !strings.Contains(got, want) {
-		return fmt.Errorf("session %s: evaluate_script answered %s, want %s (another session's state leaked in?)", marker, got, want)
 	}
 	if _, err := call("take_screenshot", nil); err != nil {
 		return err
@@ -229,4 +211,33 @@ func sessionCount(b *testing.B, def int) int {
 func BenchmarkWebDriverSessions(b *testing.B) {
 	wd := chromedriver(b)
 	benchSessions(b, sessionCount(b, 5), append([]string{"--webdriverUrl", wd, "--headless"}, noSandbox()...)...)
+}
+
+// formRound is the work a benchmark session does on the small form page it
+// opened: snapshot it, fill the field with the session's marker, click, and
+// check through a script that the page and its cookie are this session's
+// alone.
+func formRound(call func(tool string, args map[string]any) (string, error), marker string) error {
+	snap, err := call("take_snapshot", nil)
+	if err != nil {
+		return err
+	}
+	field, button := snapshotUID(snap, `textbox "Word"`), snapshotUID(snap, `button "Go"`)
+	if field == "" || button == "" {
+		return fmt.Errorf("the snapshot lacks the field or the button:\n%s", snap)
+	}
+	if _, err := call("fill", map[string]any{"uid": field, "value": marker}); err != nil {
+		return err
+	}
+	if _, err := call("click", map[string]any{"uid": button}); err != nil {
+		return err
+	}
+	got, err := call("evaluate_script", map[string]any{"function": fmt.Sprintf(`() => { document.cookie = "who=%s"; return document.title + "|" + document.cookie; }`, marker)})
+	if err != nil {
+		return err
+	}
+	if want := fmt.Sprintf("clicked-%s|who=%s", marker, marker); !strings.Contains(got, want) {
+		return fmt.Errorf("session %s: evaluate_script answered %s, want %s (another session's state leaked in?)", marker, got, want)
+	}
+	return nil
 }
