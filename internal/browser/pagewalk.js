@@ -106,7 +106,7 @@ function (threshold) {
         continue;
       }
       if (!d.startsWith('inline') && d !== 'contents') return true;
-      if (replaced.has(m.localName)) return false;
+      if (replaced.has(m.localName) || generates(m)) return false;
       m = (before ? m.lastChild : m.firstChild) ?? step(m, before);
     }
     return true;
@@ -168,14 +168,20 @@ function (threshold) {
     }
   }
   // pseudoText returns the text of el's ::before or ::after, '' when it
-  // has none (or content that is not plain strings).
-  const pseudoText = (el, which) => {
+  // has none (or content that is not plain strings); with apart, for a
+  // name, set apart by spaces when it is a block.
+  const pseudoText = (el, which, apart) => {
     if (!pseudoHosts.has(el)) return '';
     const st = getComputedStyle(el, which);
     if (st.display === 'none' || st.visibility !== 'visible') return '';
     const m = /^"((?:[^"\\]|\\.)*)"$/.exec(st.content);
-    return m ? transform(collapse(m[1].replace(/\\(.)/g, '$1')), st) : '';
+    if (!m) return '';
+    const s = transform(collapse(m[1].replace(/\\(.)/g, '$1')), st);
+    return !apart || st.display.startsWith('inline') || !s ? s : BLOCK + s + BLOCK;
   };
+  // generates tells whether el shows text of its own in a ::before or
+  // ::after: a line does not end next to it.
+  const generates = (el) => pseudoHosts.has(el) && !!(pseudoText(el, '::before').trim() || pseudoText(el, '::after').trim());
   // addPseudo adds the text of el's ::before or ::after below parent.
   const addPseudo = (el, which, parent) => {
     const s = pseudoText(el, which).trim();
@@ -282,6 +288,7 @@ function (threshold) {
       case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
       case 'strong': return 'strong';
       case 'summary': return 'DisclosureTriangle';
+      case 'svg': return name(el, 'image') ? 'image' : '';
       case 'table': return 'table';
       case 'td': return el.closest('table')?.getAttribute('role') === 'grid' ? 'gridcell' : 'cell';
       case 'textarea': return 'textbox';
@@ -314,18 +321,22 @@ function (threshold) {
     const el = n;
     const st = getComputedStyle(el);
     if (hidden(el, st) || st.visibility === 'hidden') return '';
+    // Text that does not come from content (a label, an alternative, a
+    // control's value) is set apart by spaces, as Chromium joins it.
+    const apart = (s) => (s ? BLOCK + s + BLOCK : '');
     const label = el.getAttribute('aria-label');
-    if (label && label.trim()) return label;
-    if (el.localName === 'img') return el.alt || '';
+    if (label && label.trim()) return apart(label);
+    if (el.localName === 'img') return apart(el.alt || '');
+    if (el.localName === 'svg') return BLOCK + name(el, 'image') + BLOCK;
     if (el.localName === 'br') return '\n';
     if (el.localName === 'input' || el.localName === 'textarea') {
-      return el.type === 'checkbox' || el.type === 'radio' ? '' : el.type === 'password' ? '' : el.value;
+      return el.type === 'checkbox' || el.type === 'radio' ? '' : el.type === 'password' ? '' : apart(el.value);
     }
-    if (el.localName === 'select') return el.selectedOptions[0]?.textContent ?? '';
+    if (el.localName === 'select') return apart(el.selectedOptions[0]?.textContent ?? '');
     if (containers.has(el.getAttribute('role'))) return '';
-    let s = pseudoText(el, '::before');
+    let s = pseudoText(el, '::before', true);
     for (const c of kids(el)) s += text(c, seen, st);
-    s += pseudoText(el, '::after');
+    s += pseudoText(el, '::after', true);
     return st.display.startsWith('inline') || st.display === 'contents' ? s : BLOCK + s + BLOCK;
   };
 
@@ -387,9 +398,9 @@ function (threshold) {
       let s = '';
       const seen = new Set([el]);
       const st = getComputedStyle(el);
-      s += pseudoText(el, '::before');
+      s += pseudoText(el, '::before', true);
       for (const c of kids(el)) s += text(c, seen, st);
-      s += pseudoText(el, '::after');
+      s += pseudoText(el, '::after', true);
       s = joined(s);
       if (s.trim()) return s;
     }
@@ -416,7 +427,60 @@ function (threshold) {
   // Outside an open modal dialog, the page is inert.
   const modal = document.querySelector('dialog:modal');
   // Orientations by role, when aria-orientation does not say.
-  const orientationOf = { menu: 'vertical', listbox: 'vertical', tree: 'vertical', menubar: 'horizontal' };
+  const orientationOf = { menu: 'vertical', listbox: 'vertical', tree: 'vertical', menubar: 'horizontal', slider: 'horizontal', scrollbar: 'vertical', separator: 'horizontal' };
+  // Roles that can say they are required, and that can select several
+  // items (Chromium's lists).
+  const requirable = new Set(['combobox', 'gridcell', 'listbox', 'searchbox', 'spinbutton', 'textbox', 'tree', 'treegrid']);
+  const multiselectable = new Set(['grid', 'listbox', 'tablist', 'tree', 'treegrid']);
+  // readonlyOf tells whether a grid, or a cell of one, is read-only (a
+  // cell as its grid when it does not say); text fields say so themselves.
+  const readonlyOf = (el, role) => {
+    if (role !== 'grid' && role !== 'treegrid' && role !== 'gridcell') return false;
+    const own = el.getAttribute('aria-readonly');
+    if (own === 'true' || own === 'false' || role !== 'gridcell') return own === 'true';
+    return el.closest('[role=grid], [role=treegrid]')?.getAttribute('aria-readonly') === 'true';
+  };
+  // followsFocus tells whether a tree item's or a tab's selection follows
+  // the focus: in a single-selection tree or tab list where no item says
+  // whether it is selected (then each one says it is not, but the focused
+  // one). Answers are kept per container.
+  const implicit = new Map();
+  const followsFocus = (el, role) => {
+    const box = el.parentElement?.closest(role === 'tab' ? '[role=tablist]' : '[role=tree], [role=treegrid]');
+    if (!box) return false;
+    let yes = implicit.get(box);
+    if (yes === undefined) implicit.set(box, (yes = box.getAttribute('aria-multiselectable') !== 'true' && !box.querySelector('[aria-selected]')));
+    return yes;
+  };
+  // ariaNumber reads a number attribute as Chromium does: a float, 0 when
+  // it is not a number, undefined when it is absent.
+  const ariaNumber = (el, attr) => {
+    const s = el.getAttribute(attr);
+    if (s === null) return undefined;
+    return /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s) ? Math.fround(Number(s)) : 0;
+  };
+  // ariaRange adds the range of an ARIA range widget to props and returns
+  // its value: aria-valuenow kept within the range, or the default of its
+  // role (ARIA's, as Chromium applies it). A spinbutton has no default
+  // range; the value text is left empty, as Chromium leaves it.
+  const ariaRange = (el, role, props) => {
+    const min = ariaNumber(el, 'aria-valuemin'), max = ariaNumber(el, 'aria-valuemax'), now = ariaNumber(el, 'aria-valuenow');
+    const bounded = role !== 'spinbutton';
+    const lo = min ?? 0, hi = max ?? (bounded ? 100 : 0);
+    props.push('valuemin', lo, 'valuemax', hi, 'valuetext', '');
+    if (now !== undefined) {
+      if ((bounded || min !== undefined) && now < lo) return lo;
+      if ((bounded || max !== undefined) && now > hi) return hi;
+      return now;
+    }
+    switch (role) {
+      case 'slider': case 'scrollbar': return Math.fround((lo + hi) / 2);
+      case 'separator': return 50;
+      case 'meter': return lo;
+      case 'spinbutton': return 0;
+    }
+    return undefined;
+  };
   // Live regions by role, when aria-live does not say.
   const liveOf = { status: 'polite', alert: 'assertive', log: 'polite', timer: 'off', marquee: 'off' };
   // Elements that can be :disabled, by themselves or by a fieldset.
@@ -447,6 +511,7 @@ function (threshold) {
         continue;
       }
       if (m.nodeType !== 1 || controls.has(m.localName) || !isInline(m)) return false;
+      if (generates(m)) return true;
       const c = before ? m.lastChild : m.firstChild;
       if (!c) return true;
       m = c;
@@ -543,9 +608,10 @@ function (threshold) {
         if (el.src) props.push('url', el.src);
         break;
       case 'textbox': case 'searchbox': {
+        const ml = el.getAttribute('aria-multiline');
         props.push('editable', 'plaintext');
-        props.push('multiline', tag === 'textarea');
-        props.push('readonly', !!el.readOnly);
+        props.push('multiline', tag !== 'input' && (ml === 'true' || (ml !== 'false' && tag === 'textarea')));
+        props.push('readonly', !!el.readOnly || el.getAttribute('aria-readonly') === 'true');
         props.push('required', !!el.required || el.getAttribute('aria-required') === 'true');
         if (tag === 'input' || tag === 'textarea') value = el.type === 'password' ? '•'.repeat(el.value.length) : el.value;
         break;
@@ -558,7 +624,7 @@ function (threshold) {
           props.push('valuemax', el.max === '' ? 0 : Number(el.max));
           props.push('valuetext', el.value);
           if (el.value !== '') value = Number(el.value);
-        }
+        } else value = ariaRange(el, role, props);
         break;
       case 'slider':
         if (tag === 'input') {
@@ -567,7 +633,13 @@ function (threshold) {
           props.push('valuemax', el.max === '' ? 100 : Number(el.max));
           props.push('valuetext', el.value);
           value = Number(el.value);
-        }
+        } else value = ariaRange(el, role, props);
+        break;
+      case 'scrollbar': case 'meter':
+        if (tag !== 'meter') value = ariaRange(el, role, props);
+        break;
+      case 'separator':
+        if (focusable) value = ariaRange(el, role, props);
         break;
       case 'checkbox': case 'radio': case 'switch': case 'menuitemcheckbox': case 'menuitemradio': {
         const c = checkedOf(el, role);
@@ -584,17 +656,14 @@ function (threshold) {
         if (tag === 'progress') {
           if (el.position >= 0) value = el.value;
           props.push('valuemin', 0, 'valuemax', el.max, 'valuetext', '');
-        }
+        } else value = ariaRange(el, role, props);
         break;
       case 'combobox':
-        if (tag === 'input') {
-          if (el.list) props.push('autocomplete', 'list', 'hasPopup', 'listbox');
-        } else if (tag === 'select') {
+        if (tag === 'select') {
           props.push('hasPopup', 'menu');
           props.push('expanded', false);
           value = el.selectedOptions[0] ? clean(el.selectedOptions[0].textContent) : '';
-        } else {
-          if (!el.hasAttribute('aria-haspopup')) props.push('hasPopup', 'listbox');
+        } else if (tag !== 'input') {
           value = clean(el.textContent);
         }
         break;
@@ -604,25 +673,42 @@ function (threshold) {
           level = 1;
           for (let a = el.parentElement?.closest('[role=treeitem]'); a; a = a.parentElement?.closest('[role=treeitem]')) level++;
         }
-        props.push('level', level, 'selected', el.getAttribute('aria-selected') === 'true');
+        props.push('level', level);
         break;
       }
       case 'option':
         props.push('selected', tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true');
         break;
     }
+    if (role === 'option' || role === 'treeitem') {
+      const c = checkedOf(el, role);
+      if (c) props.push('checked', c);
+    }
+    // A text field says how it completes what is typed; input with a
+    // datalist completes from its list.
+    if (role === 'textbox' || role === 'searchbox' || (role === 'combobox' && tag === 'input')) {
+      const ac = el.getAttribute('aria-autocomplete');
+      if (ac && ac !== 'none') props.push('autocomplete', ac);
+      else if (tag === 'input' && el.list) props.push('autocomplete', 'list');
+    }
+    if (el.getAttribute('aria-required') === 'true' && requirable.has(role)) props.push('required', true);
+    if (readonlyOf(el, role)) props.push('readonly', true);
     const expanded = el.getAttribute('aria-expanded');
     if (expanded === 'true' || expanded === 'false') props.push('expanded', expanded === 'true');
     const pressed = el.getAttribute('aria-pressed');
     if (pressed === 'true' || pressed === 'mixed' || pressed === 'false') props.push('pressed', pressed);
+    // A combobox other than a <select> pops up a listbox unless it says
+    // otherwise.
     const popup = el.getAttribute('aria-haspopup');
     if (popup && popup !== 'false') props.push('hasPopup', popup === 'true' ? 'menu' : popup);
+    else if (role === 'combobox' && tag !== 'select') props.push('hasPopup', 'listbox');
     if (el.getAttribute('aria-invalid') && el.getAttribute('aria-invalid') !== 'false') props.push('invalid', el.getAttribute('aria-invalid'));
     const sel = el.getAttribute('aria-selected');
     if ((sel === 'true' || sel === 'false') && role !== 'option') props.push('selected', sel === 'true');
+    else if (sel === null && (role === 'treeitem' || role === 'tab') && followsFocus(el, role)) props.push('selected', el === focused);
     const orientation = el.getAttribute('aria-orientation') || orientationOf[role];
-    if (orientation && role !== 'slider') props.push('orientation', orientation);
-    if (role === 'listbox' && (el.multiple || el.getAttribute('aria-multiselectable') === 'true')) props.push('multiselectable', true);
+    if (orientation && !(role === 'slider' && tag === 'input')) props.push('orientation', orientation);
+    if (multiselectable.has(role) && (el.multiple || el.getAttribute('aria-multiselectable') === 'true')) props.push('multiselectable', true);
     if (role === 'DisclosureTriangle' && el.parentElement?.localName === 'details') props.push('expanded', el.parentElement.open);
     if (editable) value = clean(el.textContent);
 
@@ -643,7 +729,7 @@ function (threshold) {
       ax[5].push(emit(R.parts.get(el), 'generic', '', [])[0]);
       return;
     }
-    if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || role === 'combobox' && tag === 'input' || tag === 'img') return;
+    if (role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'slider' || role === 'combobox' && tag === 'input' || tag === 'img' || tag === 'svg') return;
     if (tag === 'select') {
       if (role === 'combobox') {
         const popup = emit(el.options, 'MenuListPopup', '', []);
