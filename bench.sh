@@ -44,6 +44,27 @@ while read -r name value; do
 	printf '| %-22s | %12s | %12s |\n' "$name" "$value" "${theirs:--}"
 done <<<"$ours"
 
+# The widget tasks (BenchmarkWidgetTasks, e2e/testdata/widgets): per task,
+# the characters of the answers an agent read and its calls after the first
+# snapshot, ours and, with REF, the reference's (which needs verbose
+# snapshots and one key a call). The figures do not vary between runs:
+# measured once. WIDGETS=0 skips it.
+if [ "${WIDGETS:-1}" != 0 ]; then
+	widgets() { (cd e2e && go test -run '^$' -bench '^BenchmarkWidgetTasks$' -benchtime 1x .) 2>/dev/null | grep '^BenchmarkWidgetTasks/' |
+		awk '{ delete m; for (i = 5; i < NF; i += 2) m[$(i+1)] = $i; name = $1; sub(/^BenchmarkWidgetTasks\//, "", name); sub(/-[0-9]+$/, "", name); printf "%s %.0f %.0f\n", name, m["chars"], m["calls"] }' || true; }
+	wours=$(widgets)
+	wref=""
+	[ -n "${REF:-}" ] && wref=$(BENCH_SERVER="node $REF --executablePath $(command -v chromium) $sandbox --no-usage-statistics" widgets)
+	echo
+	printf '| %-28s | %13s | %13s | %13s | %13s |\n' 'widget task' 'chars (ours)' 'chars (ref.)' 'calls (ours)' 'calls (ref.)'
+	printf '|%s|%s|%s|%s|%s|\n' ------------------------------ --------------- --------------- --------------- ---------------
+	while read -r name chars calls; do
+		[ -n "$name" ] || continue
+		read -r rchars rcalls < <(awk -v n="$name" '$1 == n { print $2, $3 }' <<<"$wref")
+		printf '| %-28s | %13s | %13s | %13s | %13s |\n' "$name" "$chars" "${rchars:--}" "$calls" "${rcalls:--}"
+	done <<<"$wours"
+fi
+
 # Many agents at once over HTTP (BenchmarkHTTPSessionScale, and
 # --webdriverUrl with chromedriver: BenchmarkWebDriverSessionScale), one row
 # per number of sessions; minutes long, SCALE=0 skips it.

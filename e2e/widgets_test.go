@@ -84,42 +84,64 @@ func TestWidgetTasks(t *testing.T) {
 	for _, task := range widgetTasks {
 		t.Run(strings.ReplaceAll(task.name, " ", "_"), func(t *testing.T) {
 			s.t = t
-			snap := s.open(site, "/widgets/"+task.page)
-			read := len([]rune(snap))
 			if len(task.steps) > 2 {
 				t.Fatalf("task takes %d calls after the snapshot; the goal is at most two", len(task.steps))
 			}
-			latest := snap
-			for _, st := range task.steps {
-				args := map[string]any{}
-				for k, v := range st.args {
-					args[k] = v
-				}
-				if st.tool == "fill_form" {
-					args = fillFormArgs(t, latest, st)
-				} else {
-					args["uid"] = uidOf(t, latest, st.line)
-				}
-				out := s.ok(st.tool, args)
-				read += len([]rune(out))
-				if strings.Contains(out, "## Latest page snapshot") {
-					latest = out
-				}
-			}
-			if got := s.eval(task.done); got != "true" {
-				t.Fatalf("task not done (check says %s); last snapshot:\n%s", got, latest)
-			}
+			run := runWidgetTask(t, s, site.URL, task, task.steps)
 			verbose := len([]rune(s.ok("take_snapshot", map[string]any{"verbose": true})))
 			t.Logf("%s: %d calls after the snapshot, %d characters read (snapshot %d; a verbose snapshot alone is %d)",
-				task.name, len(task.steps), read, len([]rune(snap)), verbose)
+				task.name, run.calls, run.chars, run.snapshot, verbose)
 		})
 	}
+}
+
+// widgetRun is what an agent spent on a task: the calls after the first
+// snapshot and the characters of every answer, that snapshot's included.
+type widgetRun struct {
+	calls, chars, snapshot int
+}
+
+// runWidgetTask opens the task's page, takes a default snapshot and makes
+// the calls of steps, each on the uid of its line in the latest answer
+// that holds a snapshot (a step without a line takes none), then checks
+// that the task is done.
+func runWidgetTask(t testing.TB, s *server, site string, task widgetTask, steps []widgetStep) widgetRun {
+	t.Helper()
+	s.ok("navigate_page", map[string]any{"url": site + "/widgets/" + task.page})
+	snap := s.ok("take_snapshot", nil)
+	run := widgetRun{calls: len(steps), chars: len([]rune(snap)), snapshot: len([]rune(snap))}
+	latest := snap
+	for _, st := range steps {
+		args := map[string]any{}
+		for k, v := range st.args {
+			args[k] = v
+		}
+		switch {
+		case st.tool == "fill_form":
+			args = fillFormArgs(t, latest, st)
+		case st.line != "":
+			args["uid"] = uidOf(t, latest, st.line)
+		}
+		res := s.call(st.tool, args)
+		out := text(res)
+		if res.IsError {
+			t.Fatalf("%s: %s %v failed: %s", task.name, st.tool, args, out)
+		}
+		run.chars += len([]rune(out))
+		if strings.Contains(out, "## Latest page snapshot") {
+			latest = out
+		}
+	}
+	if got := s.eval(task.done); got != "true" {
+		t.Fatalf("%s: task not done (check says %s); last snapshot:\n%s", task.name, got, latest)
+	}
+	return run
 }
 
 // fillFormArgs makes fill_form's elements from a step: each element's line
 // is looked up in the latest snapshot; a step whose own line is set checks
 // that the snapshot shows it (the popup the fields are in).
-func fillFormArgs(t *testing.T, latest string, st widgetStep) map[string]any {
+func fillFormArgs(t testing.TB, latest string, st widgetStep) map[string]any {
 	t.Helper()
 	if elems, ok := st.args["elements"].([]map[string]string); ok {
 		uidOf(t, latest, st.line)
