@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -20,8 +21,20 @@ import (
 // roots) are documented in the README; verbose snapshots always use
 // Chromium's tree.
 
+// pagewalkJS is pagewalk.js with pagewalk_roles.js (its tables of roles
+// and widget states, kept apart to keep each file readable) in place of
+// its marker line.
+var pagewalkJS = strings.Replace(pagewalkMain, pagewalkRolesMarker, pagewalkRoles, 1)
+
+// pagewalkRolesMarker is the line of pagewalk.js that pagewalk_roles.js
+// replaces.
+const pagewalkRolesMarker = "  // pagewalk_roles.js: roles and widget states (inserted by pagewalk.go).\n"
+
 //go:embed pagewalk.js
-var pagewalkJS string
+var pagewalkMain string
+
+//go:embed pagewalk_roles.js
+var pagewalkRoles string
 
 // scriptedFrom is the element count from which a frame's document is read
 // by pagewalk.js rather than Chromium's accessibility tree: about where the

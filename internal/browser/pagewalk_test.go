@@ -2,6 +2,7 @@ package browser
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -28,4 +29,12 @@ func FuzzAXNodes(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestPagewalkHasItsRoles checks that pagewalk_roles.js is in place of
+// pagewalk.js's marker line: without it every role would be undefined.
+func TestPagewalkHasItsRoles(t *testing.T) {
+	if strings.Contains(pagewalkJS, "pagewalk_roles.js:") || !strings.Contains(pagewalkJS, "const roleOf = ") || !strings.Contains(pagewalkJS, "const ariaRange = ") {
+		t.Fatalf("pagewalk.js without pagewalk_roles.js in place of its marker:\n%.2000s", pagewalkJS)
+	}
 }
