@@ -49,8 +49,12 @@ function (threshold) {
   // space inside the name, nothing at its ends. Text keeps the spaces it
   // renders with, so a name may start with one (as Chromium's does).
   const BLOCK = '\u0001';
+  // SEP sets apart a child's text that does not come from its content (a
+  // label, an alternative, a value): a space between it and the text
+  // around it, nothing at the ends of the name, which keep their spaces.
+  const SEP = '\u0002';
   const joined = (s) =>
-    s.replace(/[ \t\n\r\f\u0001]+/g, (m) => (m.includes(BLOCK) ? BLOCK : ' ')).replace(/^\u0001|\u0001$/g, '').replaceAll(BLOCK, ' ');
+    s.replace(/^\u0002+|\u0002+$/g, '').replace(/[ \t\n\r\f\u0002]*\u0002[ \t\n\r\f\u0002]*/g, () => ' ').replace(/[ \t\n\r\f\u0001]+/g, (m) => (m.includes(BLOCK) ? BLOCK : ' ')).replace(/^\u0001|\u0001$/g, '').replaceAll(BLOCK, ' ');
   const clean = (s) => joined(s).trim();
   // display returns an element's computed display, cached: the edges of
   // text are looked up for every text node.
@@ -234,11 +238,11 @@ function (threshold) {
     if (hidden(el, st) || st.visibility === 'hidden') return '';
     // Text that does not come from content (a label, an alternative, a
     // control's value) is set apart by spaces, as Chromium joins it.
-    const apart = (s) => (s ? BLOCK + s + BLOCK : '');
+    const apart = (s) => (s ? SEP + s + SEP : '');
     const label = el.getAttribute('aria-label');
     if (label && label.trim()) return apart(label);
     if (el.localName === 'img') return apart(el.alt || '');
-    if (el.localName === 'svg') return BLOCK + name(el, 'image') + BLOCK;
+    if (el.localName === 'svg' && !svgContent(el)) return SEP + name(el, 'image') + SEP;
     if (el.localName === 'br') return '\n';
     if (el.localName === 'input' || el.localName === 'textarea') {
       return el.type === 'checkbox' || el.type === 'radio' ? '' : el.type === 'password' ? '' : apart(el.value);
@@ -447,7 +451,8 @@ function (threshold) {
         break;
       }
       case 'link': case 'doc-backlink': case 'doc-biblioref': case 'doc-glossref': case 'doc-noteref':
-        if (el.href) props.push('url', String(el.href));
+        // An SVG link's href is an animated string, relative.
+        if (el.href) props.push('url', typeof el.href === 'string' ? el.href : new URL(el.href.baseVal, el.baseURI).href);
         break;
       case 'image':
         if (el.src) props.push('url', el.src);

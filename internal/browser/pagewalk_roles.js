@@ -73,7 +73,7 @@
       case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
       case 'strong': return 'strong';
       case 'summary': return 'DisclosureTriangle';
-      case 'svg': return name(el, 'image') ? 'image' : '';
+      case 'svg': return svgContent(el) ? 'none' : name(el, 'image') ? 'image' : '';
       case 'table': return 'table';
       case 'td': return el.closest('table')?.getAttribute('role') === 'grid' ? 'gridcell' : 'cell';
       case 'textarea': return 'textbox';
@@ -83,6 +83,10 @@
     }
     return '';
   };
+
+  // svgContent tells whether an <svg> holds text or links, which Chromium
+  // shows (and not the svg); one that does not is an image when named.
+  const svgContent = (el) => !!el.querySelector('text, a, foreignObject');
 
   // Roles whose name comes from their content (ARIA "name from content").
   const fromContent = new Set([
