@@ -188,8 +188,8 @@ function (threshold) {
   const generates = (el) => pseudoHosts.has(el) && !!(pseudoText(el, '::before').trim() || pseudoText(el, '::after').trim());
   // addPseudo adds the text of el's ::before or ::after below parent.
   const addPseudo = (el, which, parent) => {
-    const s = pseudoText(el, which).trim();
-    if (!s) return;
+    const s = pseudoText(el, which);
+    if (!s.trim()) return;
     R.pseudo ??= new WeakMap();
     let p = R.pseudo.get(el);
     if (!p) R.pseudo.set(el, (p = { '::before': {}, '::after': {} }));
@@ -255,6 +255,14 @@ function (threshold) {
     return st.display.startsWith('inline') || st.display === 'contents' ? s : BLOCK + s + BLOCK;
   };
 
+  // referenced returns the text of an element that aria-labelledby or
+  // aria-describedby points to: all of its text when it is hidden itself
+  // (a hidden label still names), as Chromium reads it.
+  const referenced = (t) => {
+    const st = getComputedStyle(t);
+    return (hidden(t, st) || st.visibility === 'hidden') && !skipTags.has(t.localName) ? collapse(t.textContent) : text(t, new Set());
+  };
+
   // labelsOf returns the text of the <label>s of a form control. The
   // labels of each document or shadow root are indexed once: el.labels
   // scans the whole tree for every control.
@@ -279,7 +287,7 @@ function (threshold) {
   // of the accessible name computation that HTML pages use).
   function name(el, role) {
     const ids = byIds(el, 'aria-labelledby');
-    if (ids.length) return clean(ids.map((t) => text(t, new Set())).join(' '));
+    if (ids.length) return clean(ids.map(referenced).join(' '));
     const label = el.getAttribute('aria-label');
     if (label && label.trim()) return clean(label);
     const tag = el.localName;
@@ -328,6 +336,9 @@ function (threshold) {
   let focused = document.activeElement;
   while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
   if (focused === document.body || focused === document.documentElement) focused = null; // the document itself
+  // Whether some element is aria-disabled: what it holds that can take
+  // the focus is disabled too (Chromium's reading).
+  const ariaDisabled = !!document.querySelector('[aria-disabled=true]');
   // Outside an open modal dialog, the page is inert.
   const modal = document.querySelector('dialog:modal');
   // Live regions by role, when aria-live does not say.
@@ -403,9 +414,11 @@ function (threshold) {
     const props = [];
     const tag = el.localName;
     const tabbable = el.hasAttribute('tabindex') || natural(el);
-    const disabled = (formish.has(tag) && el.matches(':disabled')) || el.getAttribute('aria-disabled') === 'true';
+    // aria-disabled leaves an element focusable; :disabled does not.
+    const native = formish.has(tag) && el.matches(':disabled');
+    const disabled = native || el.getAttribute('aria-disabled') === 'true' || (ariaDisabled && tabbable && !!el.parentElement?.closest('[aria-disabled=true]'));
     const editable = el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable);
-    const focusable = visible && !disabled && (tabbable || editable || el === focused || (tag === 'option' && !!el.parentElement?.closest('select')));
+    const focusable = visible && !native && (tabbable || editable || el === focused || (tag === 'option' && !!el.parentElement?.closest('select')));
     if (focusable && (role === '' || role === 'none')) role = 'generic';
     const live = el.getAttribute('aria-live') || liveOf[role];
     const labelled = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
@@ -474,6 +487,7 @@ function (threshold) {
           props.push('valuemax', el.max === '' ? 0 : Number(el.max));
           props.push('valuetext', el.value);
           if (el.value !== '') value = Number(el.value);
+          if (el.hasAttribute('aria-valuenow')) value = ariaNumber(el, 'aria-valuenow');
         } else value = ariaRange(el, role, props);
         break;
       case 'slider':
@@ -541,7 +555,12 @@ function (threshold) {
       if (ac && ac !== 'none') props.push('autocomplete', ac);
       else if (tag === 'input' && el.list) props.push('autocomplete', 'list');
     }
-    if (el.getAttribute('aria-required') === 'true' && requirable.has(role)) props.push('required', true);
+    if ((el.getAttribute('aria-required') === 'true' || (tag === 'select' && role === 'listbox' && el.required)) && requirable.has(role)) props.push('required', true);
+    for (const [attr, prop] of [['aria-errormessage', 'errormessage'], ['aria-details', 'details']]) {
+      if (!el.hasAttribute(attr)) continue;
+      const ids = byIds(el, attr);
+      if (ids.length) props.push(prop, ids.map((t) => t.id).join(' '));
+    }
     if (readonlyOf(el, role)) props.push('readonly', true);
     const expanded = el.getAttribute('aria-expanded');
     if (expanded === 'true' || expanded === 'false') props.push('expanded', expanded === 'true');
@@ -567,7 +586,7 @@ function (threshold) {
     const title = tag === 'svg' ? svgTitle(el) : clean(el.title || '');
     // A title is the description unless it gave the name.
     const authored = !!el.getAttribute('aria-label')?.trim() || byIds(el, 'aria-labelledby').length > 0;
-    const desc = described.length ? clean(described.map((t) => text(t, new Set())).join(' ')) : title && (title !== nm || authored) ? title : '';
+    const desc = described.length ? clean(described.map(referenced).join(' ')) : title && (title !== nm || authored) ? title : '';
     if (desc) props.push('description', desc);
     const ax = emit(el, role, nm, props, value);
     parent[5].push(ax[0]);
