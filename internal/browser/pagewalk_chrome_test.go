@@ -59,9 +59,20 @@ func TestPagewalkMatchesChromium(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		// In a tree whose selection follows the focus, the focused item
+		// is the selected one.
+		focusedItem := page == "/pages/aria.html"
+		if focusedItem {
+			if _, err := p.Evaluate(ctx, "document.querySelector('[aria-label=Implicit] [role=treeitem]').focus()"); err != nil {
+				t.Fatal(err)
+			}
+		}
 		want, got := old(withoutPickerParts(text(-1))), old(text(0))
 		if got != want {
 			t.Errorf("%s: pagewalk.js reads\n%s\nChromium's tree reads\n%s", page, got, want)
+		}
+		if focusedItem && !strings.Contains(want, `treeitem "First" focusable focused level="1" selectable selected`) {
+			t.Errorf("%s: Chromium's tree does not select the focused tree item:\n%s", page, want)
 		}
 	}
 	// What Debian's documentation pages showed differing: hidden header
