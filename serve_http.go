@@ -41,6 +41,7 @@ func httpOptions(cfg *config.Config, a *app) jsonrpc.HTTPOptions {
 		MaxSessions:    cfg.HTTP.MaxSessions,
 		MaxBodyBytes:   int64(cfg.HTTP.MaxBodyBytes),
 		IdleTimeout:    time.Duration(cfg.HTTP.IdleTimeoutS) * time.Second,
+		GoneTimeout:    time.Duration(cfg.HTTP.GoneTimeoutS) * time.Second,
 		OnSessionClose: func(ss *jsonrpc.Session) {
 			ctx, cancel := context.WithTimeout(context.Background(), sessionCloseTimeout)
 			defer cancel()

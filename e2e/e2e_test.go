@@ -30,6 +30,9 @@ var binary string
 const version = "0.0.0-e2e"
 
 func TestMain(m *testing.M) {
+	if endpoint := os.Getenv(clientProcessEnv); endpoint != "" {
+		os.Exit(runClientProcess(endpoint)) // a client for TestHTTPKilledClientFreesItsContext
+	}
 	flag.Parse()
 	selectQuick()
 	dir, err := os.MkdirTemp("", "devtools-mcp-test-")

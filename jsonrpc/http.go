@@ -57,6 +57,7 @@ const (
 	DefaultHTTPMaxSessions = 64
 	DefaultHTTPIdleTimeout = 30 * time.Minute
 	DefaultHTTPInitTimeout = 10 * time.Second
+	DefaultHTTPGoneTimeout = 30 * time.Second
 )
 
 // sseKeepAlive is how often an open GET stream gets a comment, so that
@@ -111,6 +112,17 @@ type HTTPOptions struct {
 	// such sessions to IdleTimeout.
 	InitTimeout time.Duration
 
+	// GoneTimeout closes a session whose client held the session's GET
+	// stream, let it close (its process died, its sockets closed) and has
+	// neither reopened it nor had a request open for this long. A client
+	// idling between calls keeps its GET stream open (the MCP SDKs' clients
+	// do, and reopen it at once when it breaks), so this tells a vanished
+	// client from an idle one without relying on TCP connections, which
+	// HTTP clients drop when idle. Sessions that never opened a GET stream
+	// are left to IdleTimeout. Zero means DefaultHTTPGoneTimeout; a
+	// negative value leaves every session to IdleTimeout.
+	GoneTimeout time.Duration
+
 	// OnSessionClose, when set, is called once for every session that
 	// ends (DELETE, idle timeout, HTTPHandler.Close, failed initialize),
 	// after its handlers have returned, so the application can free what
@@ -132,6 +144,7 @@ type HTTPHandler struct {
 	maxBody     int64
 	idleTimeout time.Duration
 	initTimeout time.Duration
+	goneTimeout time.Duration
 
 	ctx    context.Context // parent of every session; cancelled by Close
 	cancel context.CancelFunc
@@ -156,6 +169,7 @@ func NewHTTPHandler(srv *Server, opts HTTPOptions) *HTTPHandler {
 		maxBody:     opts.MaxBodyBytes,
 		idleTimeout: opts.IdleTimeout,
 		initTimeout: opts.InitTimeout,
+		goneTimeout: opts.GoneTimeout,
 		afterFunc:   realAfterFunc,
 	}
 	if h.maxSessions <= 0 {
@@ -169,6 +183,9 @@ func NewHTTPHandler(srv *Server, opts HTTPOptions) *HTTPHandler {
 	}
 	if h.initTimeout == 0 {
 		h.initTimeout = DefaultHTTPInitTimeout
+	}
+	if h.goneTimeout == 0 {
+		h.goneTimeout = DefaultHTTPGoneTimeout
 	}
 	h.origins = make(map[string]bool, len(opts.AllowedOrigins))
 	h.hosts = make(map[string]bool, len(opts.AllowedOrigins))
@@ -467,7 +484,8 @@ func (h *HTTPHandler) serveGet(w http.ResponseWriter, r *http.Request) {
 			"conflict: this session already has an open GET stream; close it first")
 		return
 	}
-	defer hs.out.detach()
+	h.table.streamOpened(hs)
+	defer h.table.streamClosed(hs)
 
 	sse := startSSE(w)
 	tick := time.NewTicker(sseKeepAlive)

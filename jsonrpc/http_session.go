@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"sync"
+	"time"
 )
 
 // httpSession is one Streamable HTTP session: the conn that runs its MCP
@@ -25,6 +26,10 @@ type httpSession struct {
 	// established is set by the first request after initialize that names
 	// the session; until then the shorter InitTimeout applies.
 	established bool
+	// streamed is set once the client has held the GET stream, streaming
+	// while it holds it. A client that streamed and holds it no more, with
+	// no request open, is taken for gone after the shorter GoneTimeout.
+	streamed, streaming bool
 }
 
 // establish records that the client came back with the session's id.
@@ -164,10 +169,7 @@ func (t *sessions) end(hs *httpSession) {
 	defer hs.mu.Unlock()
 	hs.active--
 	hs.gen++
-	d := t.h.idleTimeout
-	if !hs.established && t.h.initTimeout > 0 && (d <= 0 || t.h.initTimeout < d) {
-		d = t.h.initTimeout
-	}
+	d, reason := t.countdown(hs)
 	if hs.active > 0 || d <= 0 || hs.isDone() {
 		return
 	}
@@ -175,17 +177,54 @@ func (t *sessions) end(hs *httpSession) {
 	if hs.idle != nil {
 		hs.idle.Stop()
 	}
-	hs.idle = t.h.afterFunc(d, func() { t.expire(hs, gen) })
+	hs.idle = t.h.afterFunc(d, func() { t.expire(hs, gen, reason) })
 }
 
-// expire closes the session if nothing has happened since the timer for
-// generation gen was armed.
-func (t *sessions) expire(hs *httpSession, gen uint64) {
+// countdown returns how long an inactive session may stay so (zero:
+// forever) and why it would end: the idle timeout, the shorter
+// initialization timeout while the client has not come back after
+// initialize, or the gone timeout once the client has let its GET stream
+// go. hs.mu is held.
+func (t *sessions) countdown(hs *httpSession) (time.Duration, string) {
+	d, reason := t.h.idleTimeout, "idle timeout"
+	shorter := func(e time.Duration, why string) {
+		if e > 0 && (d <= 0 || e < d) {
+			d, reason = e, why
+		}
+	}
+	if !hs.established {
+		shorter(t.h.initTimeout, "no request after initialize")
+	}
+	if hs.streamed && !hs.streaming {
+		shorter(t.h.goneTimeout, "the client closed its GET stream and did not come back")
+	}
+	return d, reason
+}
+
+// streamOpened and streamClosed bracket the session's GET stream; the
+// GET's own begin and end still bracket them, so closing the stream arms
+// the countdown with the GET stream gone.
+func (t *sessions) streamOpened(hs *httpSession) {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	hs.streamed, hs.streaming = true, true
+}
+
+func (t *sessions) streamClosed(hs *httpSession) {
+	hs.out.detach()
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	hs.streaming = false
+}
+
+// expire closes the session, for reason, if nothing has happened since
+// the timer for generation gen was armed.
+func (t *sessions) expire(hs *httpSession, gen uint64, reason string) {
 	hs.mu.Lock()
 	stale := hs.gen != gen || hs.active > 0
 	hs.mu.Unlock()
 	if !stale {
-		t.close(hs, "idle timeout")
+		t.close(hs, reason)
 	}
 }
 

@@ -41,6 +41,9 @@ type HTTPConfig struct {
 	// IdleTimeoutS closes sessions idle this many seconds
 	// (--httpIdleTimeout); 0 means the transport's default.
 	IdleTimeoutS int
+	// GoneTimeoutS ends a session this many seconds after its client let
+	// its GET stream go (--httpGoneTimeout); 0 means the transport's default.
+	GoneTimeoutS int
 }
 
 // httpFlags are the flags of HTTPConfig, listed under groupServe.
@@ -77,6 +80,10 @@ func httpFlags() []*flagSpec {
 			def:   "1800",
 			desc:  "End an MCP session, and dispose of its browser context, after this many seconds without a request.",
 			field: func(c *Config) any { return &c.HTTP.IdleTimeoutS }},
+		{name: "httpGoneTimeout", kind: kindInt, group: groupServe, arg: "SECONDS", min: 1,
+			def:   "30",
+			desc:  "End an MCP session, and dispose of its browser context, this many seconds after its client closed the session's GET event stream without reopening it, with no request running: the client is gone.",
+			field: func(c *Config) any { return &c.HTTP.GoneTimeoutS }},
 	}
 }
 
@@ -102,6 +109,7 @@ func checkHTTPConflicts(c *Config) error {
 			{h.Host != "", "--host"}, {h.AllowRemote, "--httpAllowRemote"}, {h.Token != "", "--httpToken"},
 			{h.AllowedOrigins != nil, "--httpAllowedOrigin"}, {h.MaxSessions != 0, "--httpMaxSessions"},
 			{h.MaxBodyBytes != 0, "--httpMaxBodyBytes"}, {h.IdleTimeoutS != 0, "--httpIdleTimeout"},
+			{h.GoneTimeoutS != 0, "--httpGoneTimeout"},
 		} {
 			if f.set {
 				return usageErrorf("%s configures serving over HTTP; add --port or drop it", f.name)

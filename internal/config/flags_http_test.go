@@ -34,6 +34,8 @@ func TestHTTPFlags(t *testing.T) {
 		{[]string{"--httpToken", "t"}, "--httpToken configures serving over HTTP; add --port"},
 		{[]string{"--host", "127.0.0.1"}, "--host configures serving over HTTP"},
 		{[]string{"--httpIdleTimeout", "5"}, "add --port"},
+		{[]string{"--httpGoneTimeout", "5"}, "add --port"},
+		{[]string{"--port", "80", "--httpGoneTimeout", "0"}, "--httpGoneTimeout"},
 		{[]string{"--port", "80", "--httpIdleTimeout", "0"}, "--httpIdleTimeout"},
 		{[]string{"--port", "80", "--httpAllowedOrigin", "app.example.com"}, "expects an origin"},
 	} {
