@@ -81,3 +81,31 @@ func TestHTTPRootsWarningOnce(t *testing.T) {
 		t.Errorf("the log says %d times that a client shares no roots, want once:\n%s", n, hs.log.String())
 	}
 }
+
+// TestHTTPSessionCostsOneRenderer counts the renderer processes of the
+// browser the server launched as sessions open a page each: every further
+// session adds one renderer, its page's. Chromium 156 gave every browser
+// context WebUI omnibox popups preloaded in a renderer of their own,
+// which doubled a session's cost although headless never shows them.
+func TestHTTPSessionCostsOneRenderer(t *testing.T) {
+	site := pages(t, map[string]string{"/": scenarioPage})
+	hs := startHTTPServer(t, headless...)
+	renderers := func() (n int) {
+		for _, p := range descendantsMem(hs.cmd.Process.Pid).procs {
+			if p.kind == "renderer" {
+				n++
+			}
+		}
+		return n
+	}
+	var first int
+	for i := range 3 {
+		hs.connect().ok("new_page", map[string]any{"url": site.URL + "/"})
+		if i == 0 {
+			first = renderers()
+		}
+	}
+	if added := renderers() - first; added > 2 {
+		t.Errorf("two more sessions with a page each added %d renderer processes, want one each", added)
+	}
+}

@@ -21,6 +21,14 @@ import (
 // with any browser left, when the test ends.
 func chromedriver(t testing.TB) string {
 	t.Helper()
+	url, _ := startChromedriver(t)
+	return url
+}
+
+// startChromedriver is chromedriver, which also returns its pid: the
+// browsers it starts are its children.
+func startChromedriver(t testing.TB) (url string, pid int) {
+	t.Helper()
 	exe, err := exec.LookPath("chromedriver")
 	if err != nil {
 		t.Fatalf("chromedriver is needed (apt-get install chromium-driver): %v", err)
@@ -43,11 +51,11 @@ func chromedriver(t testing.TB) string {
 	for sc.Scan() {
 		if m := started.FindStringSubmatch(sc.Text()); m != nil {
 			go io.Copy(io.Discard, out)
-			return "http://127.0.0.1:" + m[1]
+			return "http://127.0.0.1:" + m[1], cmd.Process.Pid
 		}
 	}
 	t.Fatalf("chromedriver did not say where it listens: %v", sc.Err())
-	return ""
+	return "", 0
 }
 
 // driverSessions returns how many sessions the chromedriver at url runs.

@@ -71,7 +71,7 @@ var DefaultArgs = []string{
 	"--disable-dev-shm-usage",
 	"--disable-field-trial-config",
 	"--disable-domain-reliability",
-	"--disable-features=Translate,NetworkTimeServiceQuerying,CertificateTransparencyComponentUpdater,AcceptCHFrame,MediaRouter,OptimizationHints,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes,AutoDeElevate,RenderDocument,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel,PreconnectToSearch,AimEnabled",
+	"--disable-features=Translate,NetworkTimeServiceQuerying,CertificateTransparencyComponentUpdater,AcceptCHFrame,MediaRouter,OptimizationHints,ProcessPerSiteUpToMainFrameThreshold,IsolateSandboxedIframes,AutoDeElevate,RenderDocument,OptimizationGuideModelDownloading,OptimizationHintsFetching,OptimizationTargetPrediction,OptimizationGuideOnDeviceModel,PreconnectToSearch,AimEnabled,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,PreloadTopChromeWebUI",
 	"--disable-hang-monitor",
 	"--disable-infobars",
 	"--disable-ipc-flooding-protection",
@@ -97,6 +97,10 @@ var DefaultArgs = []string{
 	// www.google.com whether AI Mode is available (AimEnabled, off above;
 	// --google-base-url catches other www.google.com callers) and check in
 	// with Google's push messaging service (the --gcm-* switches).
+	// Chromium 156 also gives every browser context, so every HTTP
+	// session, WebUI omnibox popups of its own, preloaded in renderers of
+	// their own (about 100 MB per context) though headless never shows
+	// them: the WebUIOmnibox* and PreloadTopChromeWebUI features, off above.
 	"--component-updater=url-source=http://127.0.0.1:9",
 	"--gaia-url=http://127.0.0.1:9",
 	"--google-apis-url=http://127.0.0.1:9",
