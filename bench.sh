@@ -67,12 +67,15 @@ fi
 
 # Many agents at once over HTTP (BenchmarkHTTPSessionScale, and
 # --webdriverUrl with chromedriver: BenchmarkWebDriverSessionScale), one row
-# per number of sessions; minutes long, SCALE=0 skips it.
+# per number of sessions; minutes long, SCALE=0 skips it. With
+# PLAYWRIGHT_MCP=/path/to/@playwright/mcp/cli.js (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# npm install @playwright/mcp), playwright-mcp runs the same scenario beside
+# them (BenchmarkPlaywrightSessionScale).
 [ "${SCALE:-1}" = 0 ] && exit 0
 echo
 printf '| %-26s | %6s | %15s | %15s | %15s | %11s | %8s | %9s |\n' sessions failed 'new_page p50/95' 'snapshot p50/95' 'click p50/95' 'Chrome MB/s.' 'left %' 'server MB'
 printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' ---------------------------- -------- ----------------- ----------------- ----------------- ------------- ---------- -----------
-(cd e2e && go test -run '^$' -bench '^Benchmark(HTTP|WebDriver)SessionScale$' -benchtime 1x -timeout 40m .) 2>/dev/null | grep '^Benchmark' |
+(cd e2e && go test -run '^$' -bench "^Benchmark(HTTP|WebDriver${PLAYWRIGHT_MCP:+|Playwright})SessionScale\$" -benchtime 1x -timeout 40m .) 2>/dev/null | grep '^Benchmark' |
 	awk '{ delete m; for (i = 5; i < NF; i += 2) m[$(i+1)] = $i; name = $1; sub(/^Benchmark/, "", name); sub(/-[0-9]+$/, "", name)
 		printf "| %-26s | %6s | %15s | %15s | %15s | %11s | %8s | %9s |\n", name, m["failed-sessions"],
 			sprintf("%.0f/%.0f ms", m["new_page-p50-ms"], m["new_page-p95-ms"]), sprintf("%.0f/%.0f ms", m["take_snapshot-p50-ms"], m["take_snapshot-p95-ms"]),

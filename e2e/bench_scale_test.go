@@ -43,11 +43,8 @@ func BenchmarkWebDriverSessionScale(b *testing.B) {
 	}
 }
 
-// benchScale runs the scenario in n fresh sessions at once per iteration
-// and reports the failed sessions, p50/p95 per call, Chrome's memory per
-// session (the PSS of the browsers' processes summed while every session
-// holds its page, over the baseline), how much of it is left once the sessions ended, and the
-// server's RSS. The browsers are the server's children, or those of the
+// benchScale runs the scenario in n fresh sessions of our server at once
+// per iteration; the browsers are the server's children, or those of the
 // chromedriver whose pid is driver.
 func benchScale(b *testing.B, n, driver int, args ...string) {
 	site := pages(b, map[string]string{"/": scenarioPage})
@@ -57,13 +54,27 @@ func benchScale(b *testing.B, n, driver int, args ...string) {
 	warm := hs.connect()
 	warm.ok("new_page", map[string]any{"url": site.URL + "/?s=warm"})
 	pid := hs.cmd.Process.Pid
-	root := cmp.Or(driver, pid)
-	// The starting point is Chrome at rest with that one session.
+	measureScale(b, n, cmp.Or(driver, pid), pid, func(marker string, times *samples, arrive func()) error {
+		return scaleScenario(hs.url, site.URL, marker, times, arrive)
+	})
+}
+
+// scaleRun runs the scenario once in a session of its own as the agent
+// named marker, timing its calls into times, and calls arrive once it
+// holds its page, before closing it.
+type scaleRun func(marker string, times *samples, arrive func()) error
+
+// measureScale runs run in n sessions at once per iteration and reports
+// the failed sessions, p50/p95 per call, Chrome's memory per session (the
+// PSS of root's descendants while every session holds its page, over
+// Chrome at rest with the one warm session), how much of that is left
+// once the sessions ended, and the RSS of the server, server.
+func measureScale(b *testing.B, n, root, server int, run scaleRun) {
 	baseMem := settledMem(root, 20*time.Second)
 	base := baseMem.pss
 	times := &samples{by: map[string][]time.Duration{}}
 	var failed atomic.Int64
-	var held int // Chrome's memory while every session holds its page
+	var held int
 	for b.Loop() {
 		var wg, open sync.WaitGroup
 		hold := make(chan struct{})
@@ -72,7 +83,7 @@ func benchScale(b *testing.B, n, driver int, args ...string) {
 			wg.Go(func() {
 				arrive := sync.OnceFunc(func() { open.Done(); <-hold })
 				defer arrive() // a failed session must not hold the others
-				if err := scaleScenario(hs, site.URL, fmt.Sprintf("agent%d", i), times, arrive); err != nil {
+				if err := run(fmt.Sprintf("agent%d", i), times, arrive); err != nil {
 					failed.Add(1)
 					b.Logf("session %d: %v", i, err)
 				}
@@ -95,18 +106,18 @@ func benchScale(b *testing.B, n, driver int, args ...string) {
 	}
 	b.ReportMetric(float64(held-base)/float64(n)/1024, "chrome-MB/session")
 	b.ReportMetric(100*float64(after-base)/float64(max(base, 1)), "chrome-left-%")
-	b.ReportMetric(float64(rss(b, pid))/1024, "server-MB")
+	b.ReportMetric(float64(rss(b, server))/1024, "server-MB")
 }
 
-// scaleScenario runs the scenario once in a new session of hs and ends
-// the session (DELETE). Before it closes its page it calls arrive, which
-// returns once every session has its page (so that Chrome's memory can be
-// read with all of them open).
-func scaleScenario(hs *httpServer, siteURL, marker string, into *samples, arrive func()) error {
+// scaleScenario runs the scenario once in a new session of our server at
+// endpoint and ends the session (DELETE). Before it closes its page it
+// calls arrive, which returns once every session has its page (so that
+// Chrome's memory can be read with all of them open).
+func scaleScenario(endpoint, siteURL, marker string, into *samples, arrive func()) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "scale", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.url, MaxRetries: -1}, legacySession)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, MaxRetries: -1}, legacySession)
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
