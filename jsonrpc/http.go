@@ -124,7 +124,7 @@ type HTTPOptions struct {
 	GoneTimeout time.Duration
 
 	// OnSessionClose, when set, is called once for every session that
-	// ends (DELETE, idle timeout, HTTPHandler.Close, failed initialize),
+	// ends (DELETE, idle or gone timeout, HTTPHandler.Close, failed initialize),
 	// after its handlers have returned, so the application can free what
 	// it keeps per session (keyed by Session.ID). It runs on the goroutine
 	// that ended the session.
