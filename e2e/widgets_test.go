@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -104,11 +105,14 @@ type widgetRun struct {
 // runWidgetTask opens the task's page, takes a default snapshot and makes
 // the calls of steps, each on the uid of its line in the latest answer
 // that holds a snapshot (a step without a line takes none), then checks
-// that the task is done.
+// that the task is done. With $WIDGET_DUMP set it logs every answer.
 func runWidgetTask(t testing.TB, s *server, site string, task widgetTask, steps []widgetStep) widgetRun {
 	t.Helper()
 	s.ok("navigate_page", map[string]any{"url": site + "/widgets/" + task.page})
 	snap := s.ok("take_snapshot", nil)
+	if os.Getenv("WIDGET_DUMP") != "" {
+		t.Logf("=== %s snapshot\n%s", task.name, snap)
+	}
 	run := widgetRun{calls: len(steps), chars: len([]rune(snap)), snapshot: len([]rune(snap))}
 	latest := snap
 	for _, st := range steps {
@@ -128,6 +132,9 @@ func runWidgetTask(t testing.TB, s *server, site string, task widgetTask, steps 
 			t.Fatalf("%s: %s %v failed: %s", task.name, st.tool, args, out)
 		}
 		run.chars += len([]rune(out))
+		if os.Getenv("WIDGET_DUMP") != "" {
+			t.Logf("=== %s %s %v (%d)\n%s", task.name, st.tool, args, len([]rune(out)), out)
+		}
 		if strings.Contains(out, "## Latest page snapshot") {
 			latest = out
 		}
@@ -178,7 +185,7 @@ func TestFillWidgetErrors(t *testing.T) {
 	// suggestions it opened are in the default snapshot.
 	snap = s.open(site, "/widgets/combobox-autocomplete.html")
 	s.ok("fill", map[string]any{"uid": uidOf(t, snap, `combobox "State"`), "value": "Ca"})
-	mustContain(t, s.ok("take_snapshot", nil), `combobox "State" autocomplete="list" expandable expanded`, `option "California"`)
+	mustContain(t, s.ok("take_snapshot", nil), `combobox "State" autocomplete="list" expanded`, `option "California"`)
 	if got := s.eval(`() => document.getElementById('state').value`); got != `"Ca"` {
 		t.Errorf("the combobox holds %s after fill \"Ca\"", got)
 	}
