@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -50,6 +51,7 @@ type Page struct {
 	// The state of the page's focused parts, each with its own lock.
 	events    pageEvents        // dialog, iframes and the subscriptions following them
 	tracker   *snapshot.Tracker // uids of this page's snapshots
+	lastSnap  atomic.Pointer[snapshot.Snapshot] // the latest snapshot taken, nil after a new document
 	collected collector         // console messages and network requests
 	maps      sourceMaps        // source maps of the page's scripts
 	emu       emulated          // what the page emulates, restored on re-attach
