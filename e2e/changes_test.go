@@ -60,3 +60,20 @@ func mustNotContain(t testing.TB, got string, unwanted ...string) {
 		}
 	}
 }
+
+// TestClicksTellThePagesTheyOpen checks that a click on a link to a new
+// tab, and on a button that opens a popup, says which page opened.
+func TestClicksTellThePagesTheyOpen(t *testing.T) {
+	site := pages(t, map[string]string{
+		"/":       `<title>Opener</title><a href="/target" target=_blank>New tab</a><button onclick="window.open('/popup')">Popup</button>`,
+		"/popup":  `<title>Popup</title>popup`,
+		"/target": `<title>Target blank</title>`,
+	})
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL})
+	snap := s.ok("take_snapshot", nil)
+	for _, line := range []string{`link "New tab"`, `button "Popup"`} {
+		out := s.ok("click", map[string]any{"uid": uidOf(t, snap, line)})
+		mustContain(t, out, "The action opened page ", "select_page with pageId")
+	}
+}

@@ -21,7 +21,7 @@ const (
 	// changesMaxNodes is the largest snapshot changes are told against:
 	// beyond it the snapshot taken after each action would cost more
 	// time than the agent saves.
-	changesMaxNodes = 5000
+	changesMaxNodes = 3000
 )
 
 // acting is what an action acts on, for telling its changes: the uids of
@@ -58,4 +58,29 @@ func changes(ctx context.Context, c *Call, on acting, rep browser.ActionReport) 
 		own = " It is now " + strings.Join(ch.Own, ", ") + "."
 	}
 	return own, strings.TrimSuffix(ch.Format(changesMaxChars), "\n")
+}
+
+// pageIDs returns the ids of the pages open now, nil without a browser.
+func pageIDs(c *Call) map[int]bool {
+	if c.Browser == nil {
+		return nil
+	}
+	ids := map[int]bool{}
+	for _, p := range c.Browser.Pages() {
+		ids[p.ID] = true
+	}
+	return ids
+}
+
+// reportNewPages tells the pages that opened since had was read (a popup,
+// a link to a new tab), which the agent selects with select_page.
+func reportNewPages(c *Call, had map[int]bool) {
+	if had == nil {
+		return
+	}
+	for _, p := range c.Browser.Pages() {
+		if !had[p.ID] {
+			c.Resp.Linef("The action opened page %d (%s); select_page with pageId %d acts in it.", p.ID, p.State().Info.URL, p.ID)
+		}
+	}
 }

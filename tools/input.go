@@ -11,6 +11,7 @@ import (
 // and appends a snapshot when asked, or else tells what the action changed
 // on the page (see changes).
 func act(ctx context.Context, c *Call, includeSnapshot bool, on acting, done string, action func(ctx context.Context) error) error {
+	had := pageIDs(c)
 	rep, err := c.Page.Act(ctx, action)
 	if err != nil {
 		return err
@@ -26,6 +27,7 @@ func act(ctx context.Context, c *Call, includeSnapshot bool, on acting, done str
 		c.Resp.Linef("The action opened a dialog (%s); answer it with handle_dialog.", rep.Dialog.Type)
 	}
 	report(c, rep)
+	reportNewPages(c, had)
 	if rest != "" {
 		c.Resp.Linef("%s", rest)
 	}
