@@ -187,15 +187,10 @@ func Diff(before, after *Snapshot, acted []string, ownValue bool) Changes {
 
 	// The focus, when it went to an element not told yet, other than the
 	// one acted on or what holds it (a click focuses them).
-	if f := focusedUID(cur); f != "" && f != focusedUID(old) && !printed[f] && !holds(cur, f, actedSet) {
+	if f := focusedUID(after.Root); f != "" && f != focusedUID(before.Root) && !printed[f] && !holds(cur, f, actedSet) {
 		c.Changed = append(c.Changed, cur[f].n)
 	}
 	return c
-}
-
-// Empty tells whether there is nothing to tell.
-func (c Changes) Empty() bool {
-	return len(c.Own) == 0 && len(c.Opened) == 0 && len(c.Changed) == 0 && len(c.Closed) == 0
 }
 
 // Format renders the changes other than Own, within about maxChars
@@ -305,11 +300,15 @@ func holds(m map[string]placed, uid string, set map[string]bool) bool {
 	return false
 }
 
-// focusedUID returns the uid of the focused node in m, "" when none is.
-func focusedUID(m map[string]placed) string {
-	for uid, p := range m {
-		if _, ok := p.n.Prop("focused"); ok {
-			return uid
+// focusedUID returns the uid of the first focused node of root's
+// subtree, in the order of the page; "" when none is.
+func focusedUID(root *Node) string {
+	if _, ok := root.Prop("focused"); ok {
+		return root.UID
+	}
+	for _, ch := range root.Children {
+		if f := focusedUID(ch); f != "" {
+			return f
 		}
 	}
 	return ""
