@@ -1,13 +1,15 @@
 package e2e
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
 
 // widgetStep is one call an agent makes after reading a snapshot: the tool,
 // the snapshot line (role and name) whose uid it acts on, found in the
-// latest answer that holds a snapshot, and the other arguments.
+// newest answer that has it (a snapshot, or the changes an action told),
+// and the other arguments.
 type widgetStep struct {
 	tool string
 	line string
@@ -52,10 +54,10 @@ var widgetTasks = []widgetTask{
 		[]widgetStep{{"fill_form", `spinbutton "Guests"`, map[string]any{"value": "12"}}},
 		`() => document.getElementById('guests').getAttribute('aria-valuenow') === '12'`},
 	{"menu button", "menubutton.html",
-		[]widgetStep{{"click", `button "Actions`, map[string]any{"includeSnapshot": true}}, {"click", `menuitem "Delete"`, nil}},
+		[]widgetStep{{"click", `button "Actions`, nil}, {"click", `menuitem "Delete"`, nil}},
 		`() => document.getElementById('last').textContent === 'Delete'`},
 	{"tree", "tree.html",
-		[]widgetStep{{"click", "treeitem \"\uF07B Projects\"", map[string]any{"includeSnapshot": true}}, {"click", `treeitem "project-2.docx"`, nil}},
+		[]widgetStep{{"click", "treeitem \"\uF07B Projects\"", nil}, {"click", `treeitem "project-2.docx"`, nil}},
 		`() => document.querySelectorAll('[aria-selected=true]').length === 1 && document.querySelector('[aria-selected=true]').textContent === 'project-2.docx'`},
 	{"tabs", "tabs.html",
 		[]widgetStep{{"click", `tab "Billing"`, nil}},
@@ -64,11 +66,11 @@ var widgetTasks = []widgetTask{
 		[]widgetStep{{"click", `gridcell "Star Compilers"`, nil}},
 		`() => document.getElementById('starred').textContent === 'Compilers'`},
 	{"dialog", "dialog.html",
-		[]widgetStep{{"click", `button "Add delivery address"`, map[string]any{"includeSnapshot": true}},
+		[]widgetStep{{"click", `button "Add delivery address"`, nil},
 			{"fill_form", `dialog "Add delivery address"`, map[string]any{"elements": []map[string]string{{"line": `textbox "Street"`, "value": "1 Main St"}, {"line": `textbox "City"`, "value": "Springfield"}}}}},
 		`() => document.getElementById('street').value === '1 Main St' && document.getElementById('city').value === 'Springfield'`},
 	{"date picker", "datepicker.html",
-		[]widgetStep{{"click", `button "Choose date"`, map[string]any{"includeSnapshot": true}}, {"click", `gridcell "15"`, nil}},
+		[]widgetStep{{"click", `button "Choose date"`, nil}, {"click", `gridcell "15"`, nil}},
 		`() => document.getElementById('date').value === '03/15/2027'`},
 }
 
@@ -102,13 +104,16 @@ type widgetRun struct {
 }
 
 // runWidgetTask opens the task's page, takes a default snapshot and makes
-// the calls of steps, each on the uid of its line in the latest answer
-// that holds a snapshot (a step without a line takes none), then checks
-// that the task is done.
+// the calls of steps, each on the uid of its line in the newest answer
+// that has it (a step without a line takes none), then checks
+// that the task is done. With $WIDGET_DUMP set it logs every answer.
 func runWidgetTask(t testing.TB, s *server, site string, task widgetTask, steps []widgetStep) widgetRun {
 	t.Helper()
 	s.ok("navigate_page", map[string]any{"url": site + "/widgets/" + task.page})
 	snap := s.ok("take_snapshot", nil)
+	if os.Getenv("WIDGET_DUMP") != "" {
+		t.Logf("=== %s snapshot\n%s", task.name, snap)
+	}
 	run := widgetRun{calls: len(steps), chars: len([]rune(snap)), snapshot: len([]rune(snap))}
 	latest := snap
 	for _, st := range steps {
@@ -128,9 +133,12 @@ func runWidgetTask(t testing.TB, s *server, site string, task widgetTask, steps 
 			t.Fatalf("%s: %s %v failed: %s", task.name, st.tool, args, out)
 		}
 		run.chars += len([]rune(out))
-		if strings.Contains(out, "## Latest page snapshot") {
-			latest = out
+		if os.Getenv("WIDGET_DUMP") != "" {
+			t.Logf("=== %s %s %v (%d)\n%s", task.name, st.tool, args, len([]rune(out)), out)
 		}
+		// The agent reads on in every answer: the changes an action
+		// told, or its snapshot; the newest first.
+		latest = out + "\n" + latest
 	}
 	if got := s.eval(task.done); got != "true" {
 		t.Fatalf("%s: task not done (check says %s); last snapshot:\n%s", task.name, got, latest)
@@ -178,7 +186,7 @@ func TestFillWidgetErrors(t *testing.T) {
 	// suggestions it opened are in the default snapshot.
 	snap = s.open(site, "/widgets/combobox-autocomplete.html")
 	s.ok("fill", map[string]any{"uid": uidOf(t, snap, `combobox "State"`), "value": "Ca"})
-	mustContain(t, s.ok("take_snapshot", nil), `combobox "State" autocomplete="list" expandable expanded`, `option "California"`)
+	mustContain(t, s.ok("take_snapshot", nil), `combobox "State" autocomplete="list" expanded`, `option "California"`)
 	if got := s.eval(`() => document.getElementById('state').value`); got != `"Ca"` {
 		t.Errorf("the combobox holds %s after fill \"Ca\"", got)
 	}

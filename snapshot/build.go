@@ -600,6 +600,10 @@ var ableOf = map[string]string{
 	"selected": "selectable",
 }
 
+// alwaysSelectable tells the roles whose nodes Chromium always gives a
+// selected state, so that "selectable" would be on every one of them.
+func alwaysSelectable(role string) bool { return role == "option" || role == "tab" }
+
 // propKind is how Puppeteer serializes each property it knows.
 type propKind uint8
 
@@ -670,11 +674,12 @@ func (b *builder) props(it *item) []Prop {
 			if p.name == "focused" && it.role == "RootWebArea" {
 				continue
 			}
-			if able := ableOf[p.name]; able != "" && (able != "selectable" || it.role != "option") {
-				out = append(out, Prop{Name: able, Bool: true})
-			}
+			// The state, when true, says the "-able" form too: the
+			// reference prints both ("expandable expanded").
 			if p.truth {
 				out = append(out, Prop{Name: p.name, Bool: true})
+			} else if able := ableOf[p.name]; able != "" && (able != "selectable" || !alwaysSelectable(it.role)) {
+				out = append(out, Prop{Name: able, Bool: true})
 			}
 		case kindTristate:
 			switch p.s {

@@ -27,11 +27,12 @@
 // out for StaticText, whose line is just its text; "none" is printed as
 // "ignored"), the name in double quotes when there is one, then the
 // properties sorted by name, boolean ones as bare words and the others as
-// key="value". As in the reference server, a node that has the property
-// disabled, expanded, focused or selected at all (true or false) also prints
-// disableable, expandable, focusable or selectable, just before it, and the
-// property itself only when true, except that an option never says
-// selectable (nor its own text as its value); a RootWebArea never says
+// key="value". A node that has the property disabled, expanded, focused or
+// selected prints it when true, and disableable, expandable, focusable or
+// selectable when false (the reference prints the "-able" form in both
+// cases, "expandable expanded", which says the state twice), except that an
+// option or a tab, which always have the property, never says selectable
+// (nor an option its own text as its value); a RootWebArea never says
 // focused. Names and values are printed as they are, quotes and line breaks
 // included (as the reference does: a name with a line break goes on over
 // the next line). The children of a named node are not printed when they

@@ -117,8 +117,8 @@ const wantForm = `uid=1_0 RootWebArea "Probe form" url="http://127.0.0.1:PORT/fo
     uid=1_16 radio "Free" checked
     uid=1_17 radio "Pro"
     uid=1_18 "We never share your data."
-    uid=1_19 button "Log in" focusable focused
-    uid=1_20 button "Delete account" disableable disabled
+    uid=1_19 button "Log in" focused
+    uid=1_20 button "Delete account" disabled
   uid=1_21 link "Big page" url="http://127.0.0.1:PORT/big.html"
 `
 
@@ -141,8 +141,8 @@ func TestFormSnapshot(t *testing.T) {
 		`combobox "Color" expandable haspopup="menu" value="Green"`,
 		`option "Green" selected`,
 		`radio "Free" checked`,
-		`button "Log in" focusable focused`,
-		`button "Delete account" disableable disabled`,
+		`button "Log in" focused`,
+		`button "Delete account" disabled`,
 		`link "Big page" url="http://127.0.0.1:PORT/big.html"`,
 	} {
 		if !strings.Contains(got, want) {
@@ -613,12 +613,15 @@ func TestScriptedFrameKeys(t *testing.T) {
 
 func axv(raw string) *cdp.AXValue { return &cdp.AXValue{Type: "string", Value: json.RawMessage(raw)} }
 
+// TestPropertyRules checks how properties print: sorted, a true state
+// without its "-able" form, a false one as that form alone, a tab (always
+// selectable) never saying selectable, false tokens left out.
 func TestPropertyRules(t *testing.T) {
 	prop := func(name, raw string) cdp.AXProperty {
 		return cdp.AXProperty{Name: name, Value: cdp.AXValue{Value: json.RawMessage(raw)}}
 	}
 	f := &Frame{Scope: "s", Nodes: []cdp.AXNode{
-		{NodeID: "1", Role: axv(`"RootWebArea"`), Name: axv(`"P"`), ChildIDs: []string{"2", "3", "4", "5", "6"}, BackendDOMNodeID: 1,
+		{NodeID: "1", Role: axv(`"RootWebArea"`), Name: axv(`"P"`), ChildIDs: []string{"2", "3", "4", "5", "6", "7", "8"}, BackendDOMNodeID: 1,
 			Properties: []cdp.AXProperty{prop("focused", "true"), prop("focusable", "true")}},
 		{NodeID: "2", Role: axv(`"checkbox"`), Name: axv(`"Mixed"`), BackendDOMNodeID: 2,
 			Properties: []cdp.AXProperty{prop("checked", `"mixed"`), prop("disabled", "false"), prop("required", "true")}},
@@ -629,6 +632,8 @@ func TestPropertyRules(t *testing.T) {
 		{NodeID: "5", Role: axv(`"button"`), Name: axv(`"Menu"`), BackendDOMNodeID: 5,
 			Properties: []cdp.AXProperty{prop("expanded", "true"), prop("hasPopup", `"menu"`), prop("pressed", `"true"`)}},
 		{NodeID: "6", Role: axv(`"generic"`), Name: axv(`"Hidden"`), BackendDOMNodeID: 6, Properties: []cdp.AXProperty{prop("hidden", "true")}},
+		{NodeID: "7", Role: axv(`"tab"`), Name: axv(`"On"`), BackendDOMNodeID: 7, Properties: []cdp.AXProperty{prop("selected", "true"), prop("focused", "false")}},
+		{NodeID: "8", Role: axv(`"tab"`), Name: axv(`"Off"`), BackendDOMNodeID: 8, Properties: []cdp.AXProperty{prop("selected", "false"), prop("expanded", "false")}},
 	}}
 	out := format(t, NewTracker().Take(f, false), Options{})
 	want := `uid=1_0 RootWebArea "P"
@@ -636,7 +641,9 @@ func TestPropertyRules(t *testing.T) {
   uid=1_2 slider "Volume" orientation="horizontal" value="50" valuemax="100" valuemin="0"
   uid=1_3 textbox "Notes" description="Say something" invalid="spelling" value="line 1
 line "2""
-  uid=1_4 button "Menu" expandable expanded haspopup="menu" pressed
+  uid=1_4 button "Menu" expanded haspopup="menu" pressed
+  uid=1_5 tab "On" focusable selected
+  uid=1_6 tab "Off" expandable
 `
 	if out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)

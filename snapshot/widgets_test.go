@@ -47,7 +47,7 @@ func TestWidgetItemsKept(t *testing.T) {
 	want := `uid=1_0 RootWebArea "W"
   uid=1_1 listbox "Elements"
     uid=1_2 option "Curium" selected
-    uid=1_3 option "Fermium" disableable disabled
+    uid=1_3 option "Fermium" disabled
   uid=1_4 grid "Inbox"
     uid=1_5 row "Ada" selectable
       uid=1_6 gridcell "Ada"

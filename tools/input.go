@@ -8,19 +8,29 @@ import (
 )
 
 // act runs an action on the page, waits for what it caused, reports it,
-// and appends a snapshot when asked.
-func act(ctx context.Context, c *Call, includeSnapshot bool, done string, action func(ctx context.Context) error) error {
+// and appends a snapshot when asked, or else tells what the action changed
+// on the page (see changes).
+func act(ctx context.Context, c *Call, includeSnapshot bool, on acting, done string, action func(ctx context.Context) error) error {
+	had := pageIDs(c)
 	rep, err := c.Page.Act(ctx, action)
 	if err != nil {
 		return err
 	}
-	c.Resp.Linef("%s", done)
+	var own, rest string
+	if !includeSnapshot {
+		own, rest = changes(ctx, c, on, rep)
+	}
+	c.Resp.Linef("%s%s", done, own)
 	if rep.Dialog != nil {
 		// Said in the answer's text, not only in the open-dialog section,
 		// as the reference does: the page is blocked until it is answered.
 		c.Resp.Linef("The action opened a dialog (%s); answer it with handle_dialog.", rep.Dialog.Type)
 	}
 	report(c, rep)
+	reportNewPages(c, had)
+	if rest != "" {
+		c.Resp.Linef("%s", rest)
+	}
 	if includeSnapshot && rep.Dialog == nil {
 		c.Resp.IncludeSnapshot(false)
 	}
@@ -117,7 +127,7 @@ func click(ctx context.Context, c *Call, args *clickArgs) error {
 	if args.DblClick {
 		done = "Successfully double clicked on the element."
 	}
-	return act(ctx, c, args.IncludeSnapshot, done, func(ctx context.Context) error { return c.Page.Input().Click(ctx, e, args.DblClick) })
+	return act(ctx, c, args.IncludeSnapshot, acting{uids: []string{args.UID}}, done, func(ctx context.Context) error { return c.Page.Input().Click(ctx, e, args.DblClick) })
 }
 
 // clickAtArgs are click_at's arguments.
@@ -142,7 +152,7 @@ func clickAt(ctx context.Context, c *Call, args *clickAtArgs) error {
 		done = "Successfully double clicked at the coordinates."
 	}
 	done += "\nThe click reached " + what + "."
-	return act(ctx, c, args.IncludeSnapshot, done, func(ctx context.Context) error {
+	return act(ctx, c, args.IncludeSnapshot, acting{}, done, func(ctx context.Context) error {
 		return c.Page.Input().ClickAt(ctx, args.X, args.Y, args.DblClick)
 	})
 }
@@ -159,7 +169,7 @@ func hover(ctx context.Context, c *Call, args *hoverArgs) error {
 	if err != nil {
 		return err
 	}
-	return act(ctx, c, args.IncludeSnapshot, "Successfully hovered over the element.", func(ctx context.Context) error { return c.Page.Input().Hover(ctx, e) })
+	return act(ctx, c, args.IncludeSnapshot, acting{uids: []string{args.UID}}, "Successfully hovered over the element.", func(ctx context.Context) error { return c.Page.Input().Hover(ctx, e) })
 }
 
 // dragArgs are drag's arguments.
@@ -179,7 +189,7 @@ func drag(ctx context.Context, c *Call, args *dragArgs) error {
 	if err != nil {
 		return err
 	}
-	return act(ctx, c, args.IncludeSnapshot, "Successfully dragged the element.", func(ctx context.Context) error { return c.Page.Input().Drag(ctx, from, to) })
+	return act(ctx, c, args.IncludeSnapshot, acting{uids: []string{args.FromUID, args.ToUID}}, "Successfully dragged the element.", func(ctx context.Context) error { return c.Page.Input().Drag(ctx, from, to) })
 }
 
 // fillArgs are fill's arguments.
@@ -195,7 +205,7 @@ func fill(ctx context.Context, c *Call, args *fillArgs) error {
 	if err != nil {
 		return err
 	}
-	return act(ctx, c, args.IncludeSnapshot, "Successfully filled out the element.", func(ctx context.Context) error { return c.Page.Input().Fill(ctx, e, args.Value) })
+	return act(ctx, c, args.IncludeSnapshot, acting{uids: []string{args.UID}, setsValue: true}, "Successfully filled out the element.", func(ctx context.Context) error { return c.Page.Input().Fill(ctx, e, args.Value) })
 }
 
 // fillFormArgs are fill_form's arguments.
@@ -210,14 +220,16 @@ func fillForm(ctx context.Context, c *Call, args *fillFormArgs) error {
 		return fmt.Errorf("fill_form needs at least one element {uid, value}")
 	}
 	elems := make([]*browser.Element, len(args.Elements))
+	uids := make([]string, len(args.Elements))
 	for i, f := range args.Elements {
+		uids[i] = f.UID
 		e, err := c.Page.Snapshots().Element(ctx, f.UID)
 		if err != nil {
 			return err
 		}
 		elems[i] = e
 	}
-	return act(ctx, c, args.IncludeSnapshot, "Successfully filled out the form.", func(ctx context.Context) error {
+	return act(ctx, c, args.IncludeSnapshot, acting{uids: uids, setsValue: true}, "Successfully filled out the form.", func(ctx context.Context) error {
 		for i, e := range elems {
 			if err := c.Page.Input().Fill(ctx, e, args.Elements[i].Value); err != nil {
 				return err
@@ -235,7 +247,7 @@ type typeTextArgs struct {
 
 // typeText runs type_text.
 func typeText(ctx context.Context, c *Call, args *typeTextArgs) error {
-	return act(ctx, c, false, fmt.Sprintf("Typed %d characters.", len([]rune(args.Text))), func(ctx context.Context) error {
+	return act(ctx, c, false, acting{}, fmt.Sprintf("Typed %d characters.", len([]rune(args.Text))), func(ctx context.Context) error {
 		if err := c.Page.Input().TypeText(ctx, args.Text); err != nil {
 			return err
 		}
@@ -254,7 +266,7 @@ type pressKeyArgs struct {
 
 // pressKey runs press_key.
 func pressKey(ctx context.Context, c *Call, args *pressKeyArgs) error {
-	return act(ctx, c, args.IncludeSnapshot, "Successfully pressed key: "+args.Key, func(ctx context.Context) error { return c.Page.Input().PressKey(ctx, args.Key) })
+	return act(ctx, c, args.IncludeSnapshot, acting{}, "Successfully pressed key: "+args.Key, func(ctx context.Context) error { return c.Page.Input().PressKey(ctx, args.Key) })
 }
 
 // uploadFileArgs are upload_file's arguments.
@@ -279,7 +291,7 @@ func uploadFile(ctx context.Context, c *Call, args *uploadFileArgs) error {
 	if err != nil {
 		return err
 	}
-	return act(ctx, c, args.IncludeSnapshot, fmt.Sprintf("Uploaded %d file(s).", len(args.FilePaths)), func(ctx context.Context) error {
+	return act(ctx, c, args.IncludeSnapshot, acting{uids: []string{args.UID}}, fmt.Sprintf("Uploaded %d file(s).", len(args.FilePaths)), func(ctx context.Context) error {
 		return c.Page.Input().Upload(ctx, e, files)
 	})
 }

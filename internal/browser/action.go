@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -35,6 +36,10 @@ type ActionReport struct {
 	Errors []string
 	// Answered describes the dialogs answered on the agent's behalf.
 	Answered []string
+	// Unchanged is set when the page said that, while the action ran and
+	// settled, its DOM did not change and its focus did not move (in every
+	// frame that recorded the action's effects).
+	Unchanged bool
 }
 
 // DialogAnswer decides how to answer a dialog an action opened: accept or
@@ -66,6 +71,7 @@ type actionWatch struct {
 	dialog      *cdp.DialogOpeningEvent
 	errors      []string
 	answered    []string
+	unchanged   atomic.Bool // from settleEffects, when it said so
 }
 
 // receive handles what the events channel gave; it fails when the channel
@@ -281,7 +287,14 @@ func (p *Page) settle(ctx context.Context, w *actionWatch, window time.Duration)
 	for round := range 3 { // a page that keeps navigating gets three rounds
 		var quiet <-chan error
 		if round == 0 {
-			quiet = p.settleEffects(ctx, w.effects, window, cpu)
+			errc := make(chan error, 1)
+			res := p.settleEffects(ctx, w.effects, window, cpu)
+			go func() {
+				r := <-res
+				w.unchanged.Store(!r.changed)
+				errc <- r.err
+			}()
+			quiet = errc
 		} else {
 			quiet = p.quietDOM(ctx, cpu)
 		}
@@ -301,6 +314,7 @@ func (p *Page) settle(ctx context.Context, w *actionWatch, window time.Duration)
 	}
 	rep := w.report()
 	rep.LoadTimedOut = timedOut
+	rep.Unchanged = w.unchanged.Load() && rep.Navigated == "" && rep.Dialog == nil
 	return rep, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -88,42 +89,67 @@ func (p *Page) watchEffects(ctx context.Context, sessions []*cdp.Session, cpu fl
 // (effects-settle.js), with window as the time in which something new must
 // start; where the recording is gone (another document), it waits for a
 // quiet DOM instead. The result, the page's, arrives on the channel once
-// every session is done; an iframe's failure (it went away) is only logged.
-// The wait is abandoned when ctx ends.
-func (p *Page) settleEffects(ctx context.Context, sessions []*cdp.Session, window time.Duration, cpu float64) <-chan error {
-	errc := make(chan error, 1)
+// every session is done, with whether the DOM changed or the focus moved
+// in any of them (true when unknown); an iframe's failure (it went away)
+// is only logged. The wait is abandoned when ctx ends.
+func (p *Page) settleEffects(ctx context.Context, sessions []*cdp.Session, window time.Duration, cpu float64) <-chan settled {
+	resc := make(chan settled, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(ctx, scaled(domSettleCap, cpu)+time.Second)
 		defer cancel()
-		var wg sync.WaitGroup
+		var (
+			wg      sync.WaitGroup
+			changed atomic.Bool
+		)
 		for _, fs := range sessions[1:] {
 			wg.Go(func() {
-				if err := p.settleIn(ctx, fs, window, cpu); err != nil {
+				c, err := p.settleIn(ctx, fs, window, cpu)
+				if err != nil {
 					p.browser.log.Debug("wait for an action's effects in an iframe", "target", p.TargetID, "session", fs.ID, "err", err)
+				}
+				if c {
+					changed.Store(true)
 				}
 			})
 		}
 		s, err := p.Session(ctx)
+		c := true
 		if err == nil {
-			err = p.settleIn(ctx, s, window, cpu)
+			c, err = p.settleIn(ctx, s, window, cpu)
 		}
 		wg.Wait()
-		errc <- err
+		resc <- settled{err: err, changed: c || changed.Load()}
 	}()
-	return errc
+	return resc
 }
 
-// settleIn is settleEffects in one session.
-func (p *Page) settleIn(ctx context.Context, s *cdp.Session, window time.Duration, cpu float64) error {
+// settled is how the wait for an action's effects ended.
+type settled struct {
+	err     error
+	changed bool // the DOM changed or the focus moved (true when unknown)
+}
+
+// settleIn is settleEffects in one session; changed is true unless the
+// page said that neither its DOM nor its focus changed.
+func (p *Page) settleIn(ctx context.Context, s *cdp.Session, window time.Duration, cpu float64) (changed bool, err error) {
 	quiet, limit := scaled(domQuiet, cpu), scaled(domSettleCap, cpu)
 	expr := fmt.Sprintf("(%s)(%d, %d, %d)", effectsSettleJS, scaled(window, cpu).Milliseconds(), quiet.Milliseconds(), limit.Milliseconds())
 	res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: expr, ReturnByValue: true, AwaitPromise: true})
 	if err == nil && res.ExceptionDetails != nil {
 		err = fmt.Errorf("wait for the action's effects: %s", res.ExceptionDetails.Message())
 	}
-	var outcome string
-	if err == nil && json.Unmarshal(res.Result.Value, &outcome) == nil && outcome == "lost" {
+	if err != nil {
+		return true, err
+	}
+	var out struct {
+		Outcome string `json:"outcome"`
+		Changed *bool  `json:"changed"`
+	}
+	if json.Unmarshal(res.Result.Value, &out) != nil || out.Changed == nil {
+		return true, nil
+	}
+	if out.Outcome == "lost" {
 		err = <-p.quietDOMIn(ctx, s, cpu)
 	}
-	return err
+	return *out.Changed, err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
@@ -48,13 +49,14 @@ type Page struct {
 	pressCheck func(ctx context.Context, x, y float64) error
 
 	// The state of the page's focused parts, each with its own lock.
-	events    pageEvents        // dialog, iframes and the subscriptions following them
-	tracker   *snapshot.Tracker // uids of this page's snapshots
-	collected collector         // console messages and network requests
-	maps      sourceMaps        // source maps of the page's scripts
-	emu       emulated          // what the page emulates, restored on re-attach
-	leave     leaveGuard        // refuses closing or leaving a user's tab (GuardLeaving)
-	worlds    worlds            // our isolated world's contexts, by session and frame
+	events    pageEvents                        // dialog, iframes and the subscriptions following them
+	tracker   *snapshot.Tracker                 // uids of this page's snapshots
+	lastSnap  atomic.Pointer[snapshot.Snapshot] // the latest snapshot taken, nil after a new document
+	collected collector                         // console messages and network requests
+	maps      sourceMaps                        // source maps of the page's scripts
+	emu       emulated                          // what the page emulates, restored on re-attach
+	leave     leaveGuard                        // refuses closing or leaving a user's tab (GuardLeaving)
+	worlds    worlds                            // our isolated world's contexts, by session and frame
 }
 
 func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {

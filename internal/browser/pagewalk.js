@@ -110,7 +110,13 @@ function (threshold) {
         continue;
       }
       if (!d.startsWith('inline') && d !== 'contents') return true;
-      if (replaced.has(m.localName) || generates(m)) return false;
+      if (replaced.has(m.localName)) return false;
+      if (generates(m)) {
+        // The generated text next to the line's end: a block one breaks
+        // the line there, as a block element would.
+        const near = before ? '::after' : '::before';
+        return !!pseudoText(m, near).trim() && !getComputedStyle(m, near).display.startsWith('inline');
+      }
       m = (before ? m.lastChild : m.firstChild) ?? step(m, before);
     }
     return true;
@@ -459,8 +465,12 @@ function (threshold) {
     let value;
     switch (role) {
       case 'heading': {
-        const lv = parseInt(el.getAttribute('aria-level') || tag.slice(1), 10);
-        props.push('level', lv > 0 ? lv : 2);
+        // Chromium reads aria-level as at least 1 (0, -1 or a word are 1)
+        // and ignores it above 9, for the tag's level or 2.
+        const attr = el.getAttribute('aria-level');
+        let lv = attr ? Math.max(parseInt(attr, 10) || 0, 1) : 10;
+        if (lv > 9) lv = /^h[1-6]$/.test(tag) ? +tag.slice(1) : 2;
+        props.push('level', lv);
         break;
       }
       case 'link': case 'doc-backlink': case 'doc-biblioref': case 'doc-glossref': case 'doc-noteref':

@@ -24,7 +24,8 @@
     const explicit = el.getAttribute('role');
     if (explicit) {
       const r = explicit.trim().split(/\s+/)[0].toLowerCase();
-      if (r) return ariaRoles[r] ?? r;
+      // An option outside a listbox or group has its element's own role.
+      if (r && (r !== 'option' || optionInContext(el))) return ariaRoles[r] ?? r;
     }
     switch (el.localName) {
       case 'a': return el.hasAttribute('href') ? 'link' : '';
@@ -82,6 +83,20 @@
       case 'tr': return 'row';
     }
     return '';
+  };
+
+  // optionInContext tells whether an ARIA option is one for Chromium: the
+  // nearest element above it (its aria-owns owner first) with a role other
+  // than generic or none is a listbox or a group.
+  const optionInContext = (el) => {
+    if (el.localName === 'option') return true;
+    const up = (e) => (e.id && e.getRootNode().querySelector?.(`[aria-owns~="${CSS.escape(e.id)}"]`)) || e.parentElement || e.getRootNode().host;
+    for (let a = up(el); a; a = up(a)) {
+      const r = roleOf(a);
+      if (r === '' || r === 'generic' || r === 'none') continue;
+      return r === 'listbox' || r === 'group';
+    }
+    return false;
   };
 
   // svgContent tells whether an <svg> holds text or links, which Chromium

@@ -72,8 +72,15 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 	// A navigation received so far resets the uids now, not after they
 	// were handed out for this snapshot.
 	sn.page.sessions().synced()
-	return sn.page.tracker.Take(root, verbose), nil
+	snap := sn.page.tracker.Take(root, verbose)
+	sn.page.lastSnap.Store(snap)
+	return snap, nil
 }
+
+// Last returns the latest snapshot taken of the page's document, by any
+// tool, or nil when none was since it loaded: what the agent last read of
+// it, which an action's changes are told against.
+func (sn Snapshots) Last() *snapshot.Snapshot { return sn.page.lastSnap.Load() }
 
 // ready runs snapshot-ready.js in frame frameID of session s and returns
 // whether pagewalk.js is to read its document (never when threshold is
@@ -276,4 +283,5 @@ func (sn Snapshots) Element(ctx context.Context, uid string) (*Element, error) {
 // newDocument forgets the uids of the previous document. Called with p.mu held.
 func (sn Snapshots) newDocument() {
 	sn.page.tracker.Reset()
+	sn.page.lastSnap.Store(nil)
 }

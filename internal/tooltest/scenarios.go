@@ -75,7 +75,7 @@ func input() Scenario {
 		{Tool: "hover", Args: `{"uid":"{{uid:Hover me}}"}`, Want: []string{"Successfully hovered over the element."}},
 		{Tool: "click", Args: `{"uid":"{{uid:Double me}}","dblClick":true}`, Want: []string{"Successfully double clicked on the element."}},
 		{Tool: "click", Args: `{"uid":"{{uid:Far away}}"}`, Want: []string{"Successfully clicked on the element."}},
-		{Tool: "take_snapshot", Want: []string{`button "Hovered"`, `button "Double clicked"`, `button "Far clicked" focusable focused`}},
+		{Tool: "take_snapshot", Want: []string{`button "Hovered"`, `button "Double clicked"`, `button "Far clicked" focused`}},
 		{Tool: "drag", Args: `{"from_uid":"{{uid:Item A}}","to_uid":"{{uid:Drop zone}}"}`, Want: []string{"Successfully dragged the element."}},
 		{Tool: "click", Args: `{"uid":"{{uid:Slow}}"}`, Want: []string{"Successfully clicked on the element."}},
 		{Tool: "wait_for", Args: `{"text":["Appeared later"]}`, Want: []string{`Found "Appeared later" on the page.`, "## Latest page snapshot", `"Appeared later"`}},

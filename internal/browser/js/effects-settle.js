@@ -4,10 +4,11 @@
 // moves); otherwise (pending timers or requests, a navigation, new DOM
 // mutations) "settled" once nothing is pending and the page was quiet for
 // quietMs, or "capped" after capMs. "lost" means the recording is gone
-// (another document).
+// (another document). The result is {outcome, changed}: changed tells
+// whether the DOM changed or the focus moved since the recording began.
 (windowMs, quietMs, capMs) => new Promise(resolve => {
   const t = window[Symbol.for('devtools-mcp effects')];
-  if (!t) { resolve('lost'); return; }
+  if (!t) { resolve({outcome: 'lost', changed: true}); return; }
   t.acting = false;
   const start = performance.now();
   const later = (fn, ms) => t.setTimeout.call(window, fn, ms);
@@ -16,7 +17,11 @@
     for (const [id, until] of t.pending) if (until <= n) t.pending.delete(id);
     return t.pending.size > 0;
   };
-  const end = result => { t.stop(); resolve(result); };
+  const end = outcome => {
+    const changed = t.mutated || t.focused() !== t.focus;
+    t.stop();
+    resolve({outcome, changed});
+  };
   let waiting = t.opened || busy(); // what the action started is still going
   t.active = false;
   t.last = start;

@@ -6,12 +6,20 @@
 // show as mutations and requests. The page's functions are wrapped only
 // until effects-settle.js ends the recording, or for lifeMs at most (an
 // action that never reaches effects-settle.js leaves nothing behind).
+// It also notes whether the DOM changed at all and where the focus was,
+// for effects-settle.js to tell whether the page changed for the agent.
 (horizonMs, lifeMs) => {
   const key = Symbol.for('devtools-mcp effects');
   window[key]?.stop();
   const w = window, now = () => performance.now(), restore = [];
+  const focused = () => {
+    let a = document.activeElement;
+    while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  };
   const t = {
-    acting: true, active: false, opened: false, last: 0, seq: 0,
+    acting: true, active: false, opened: false, last: 0, seq: 0, mutated: false, focused,
+    focus: focused(),
     pending: new Map(), // id -> time after which it is no longer awaited
     timers: new Map(), // timer handle -> id
     setTimeout: w.setTimeout, clearTimeout: w.clearTimeout, requestAnimationFrame: w.requestAnimationFrame,
@@ -71,7 +79,7 @@
   patch(w, 'open', orig => function (...a) { t.opened = true; touch(); return orig.apply(this, a); });
   const onNavigate = () => { t.opened = true; touch(); };
   w.navigation?.addEventListener('navigate', onNavigate);
-  const obs = new MutationObserver(touch);
+  const obs = new MutationObserver(() => { t.mutated = true; touch(); });
   obs.observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
   const expiry = t.setTimeout.call(w, () => t.stop(), lifeMs);
   t.stop = () => {
