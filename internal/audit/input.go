@@ -25,7 +25,10 @@ type Input struct {
 	SiblingIndexes bool     `json:"siblingIndexes,omitempty"`
 	Doc            Document `json:"document"`
 	Nodes          []Node   `json:"nodes"`
-	AX             []AXNode `json:"ax"`
+	// BaseURLs are the base URLs of the documents, by Node.Frame: what
+	// their links resolve against ("" when not known).
+	BaseURLs []string `json:"baseUrls,omitempty"`
+	AX       []AXNode `json:"ax"`
 
 	// Main is the main document's response; nil when not known (a
 	// snapshot of a page loaded before the server watched it).
@@ -43,6 +46,26 @@ type Input struct {
 	// Shifts are the page's layout shifts since it loaded.
 	Shifts      []Shift `json:"shifts,omitempty"`
 	ShiftsKnown bool    `json:"shiftsKnown"`
+}
+
+// SetBaseURL records the base URL of the document numbered frame.
+func (in *Input) SetBaseURL(frame int, base string) {
+	for len(in.BaseURLs) <= frame {
+		in.BaseURLs = append(in.BaseURLs, "")
+	}
+	in.BaseURLs[frame] = base
+}
+
+// baseURL is the base URL of the document numbered frame: the one
+// recorded, or else, for the main document, its URL.
+func (in *Input) baseURL(frame int) string {
+	if frame < len(in.BaseURLs) && in.BaseURLs[frame] != "" {
+		return in.BaseURLs[frame]
+	}
+	if frame == 0 {
+		return in.FinalURL
+	}
+	return ""
 }
 
 // Document holds facts about the document as a whole.
