@@ -49,6 +49,23 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	return in, nil
 }
 
+// ReportViolations has Chrome log, until stop is called, every use of
+// an API it discourages (a permission asked for without a user gesture,
+// document.write, synchronous XHR...) as a violation entry, as
+// Lighthouse has it log them while it loads the page; the audits read
+// them from the collected messages.
+func (p *Page) ReportViolations(ctx context.Context) (stop func(context.Context), err error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = cdp.LogStartViolationsReport.Do(ctx, s, cdp.ViolationsReportParams{Config: []cdp.ViolationSetting{{Name: "discouragedAPIUse", Threshold: -1}}})
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) { _ = cdp.LogStopViolationsReport.Do(ctx, s) }, nil
+}
+
 // domNodes appends the elements of a snapshot document to out, in the
 // order of the flat tree (the snapshot's, which axe-core's walk follows
 // too): the contents of open shadow roots under their hosts, slotted
@@ -260,7 +277,7 @@ func (p *Page) auditCollected(in *audit.Input) {
 		switch m.Type {
 		case "issue":
 			code, _, _ := strings.Cut(m.Text, ":")
-			in.Issues = append(in.Issues, audit.Issue{Code: code + "Issue"})
+			in.Issues = append(in.Issues, audit.Issue{Code: code + "Issue", Details: m.Issue})
 		case "error":
 			c := audit.Console{Level: "error", Source: "console-api", Text: m.Text}
 			if m.Stack != nil && len(m.Stack.CallFrames) > 0 {
@@ -269,7 +286,18 @@ func (p *Page) auditCollected(in *audit.Input) {
 			}
 			in.Console = append(in.Console, c)
 		case "verbose", "warn", "info", "log":
-			if strings.HasPrefix(m.Text, "[Violation]") {
+			if m.Source == "violation" {
+				// Chrome's violation report (discouraged API uses such as
+				// asking for a permission without a user gesture), located
+				// as Lighthouse reads it: the entry's own URL and line (an
+				// inline script's call has none, only a stack), the column
+				// of its stack's top frame.
+				c := audit.Console{Level: "verbose", Source: "violation", Text: m.Text, URL: m.URL, Line: m.Line}
+				if m.Stack != nil && len(m.Stack.CallFrames) > 0 {
+					c.Column = m.Stack.CallFrames[0].ColumnNumber
+				}
+				in.Console = append(in.Console, c)
+			} else if strings.HasPrefix(m.Text, "[Violation]") {
 				in.Console = append(in.Console, audit.Console{Level: "verbose", Source: "violation", Text: m.Text})
 			}
 		}
