@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/audit"
@@ -37,6 +38,7 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	if err := p.auditFacts(ctx, s, in); err != nil {
 		return nil, err
 	}
+	p.drainEvents(ctx, s)
 	p.auditCollected(in)
 	in.Robots = p.fetchOwn(ctx, "/robots.txt")
 	in.LLMs = p.fetchOwn(ctx, "/llms.txt")
@@ -47,6 +49,30 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 		}
 	}
 	return in, nil
+}
+
+// drainEvents returns once every console message, log entry and issue
+// that the page's sessions sent before it was called has been collected:
+// a session's events come in the order they were sent, so a round trip
+// to the renderer (Runtime.evaluate) follows whatever the page logged
+// before it, and one to the browser side of the session (Browser
+// getVersion) whatever issue the browser raised before it; the
+// collector's subscriptions are then synced past both replies. Without
+// it, an issue raised, or a frame's message logged, just before the
+// audit read the collector could still be on its way.
+func (p *Page) drainEvents(ctx context.Context, s *cdp.Session) {
+	sessions := append([]*cdp.Session{s}, p.events.frameSessions()...)
+	var wg sync.WaitGroup
+	for _, fs := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// An error (the frame gone) leaves nothing to wait for.
+			_ = fs.Pipeline(ctx, cdp.RuntimeEvaluate.With(cdp.EvaluateParams{Expression: "0"}), cdp.Action{Method: "Browser.getVersion"})
+		}()
+	}
+	wg.Wait()
+	p.sessions().synced()
 }
 
 // ReportViolations has Chrome log, until stop is called, every use of
