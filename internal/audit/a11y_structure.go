@@ -307,17 +307,32 @@ func headersWithoutCells(_ *Input, pg *page) Outcome {
 			}
 			y, x := pg.position(g, h)
 			sc := pg.scope(h, g)
-			found := false
-			for _, c := range cells {
-				cy, cx := pg.position(g, c)
-				if c == h || cy < 0 {
-					continue
+			// As axe-core looks: down the header's column from the
+			// header itself, then along its row, up to a hole in the
+			// grid, for a cell that is not itself such a header and
+			// has it among its headers.
+			heads := func(cell int, col bool) bool {
+				cs := pg.scope(cell, g)
+				if cs == "auto" || col && cs == "col" || !col && cs == "row" {
+					return false
 				}
-				col := (sc == "col" || sc == "auto") && cx == x && cy > y && pg.scope(c, g) != "col" && pg.scope(c, g) != "auto"
-				row := (sc == "row" || sc == "auto") && cy == y && cx > x && pg.scope(c, g) != "row" && pg.scope(c, g) != "auto"
-				if (col || row) && slices.Contains(pg.headers(c, g), h) {
-					found = true
-					break
+				return slices.Contains(pg.headers(cell, g), h)
+			}
+			at := func(r, k int) int {
+				if r >= 0 && r < len(g) && k < len(g[r]) {
+					return g[r][k]
+				}
+				return -1
+			}
+			found := false
+			if sc == "col" || sc == "auto" {
+				for r := y; at(r, x) >= 0 && !found; r++ {
+					found = heads(at(r, x), true)
+				}
+			}
+			if !found && (sc == "row" || sc == "auto") {
+				for k := x; at(y, k) >= 0 && !found; k++ {
+					found = heads(at(y, k), false)
 				}
 			}
 			if !found {
