@@ -42,8 +42,12 @@ type lhVerdicts struct {
 //   - geolocation-on-start, notification-on-start: Lighthouse's definition
 //     fails a page whose load asks for the permission, read from Chrome's
 //     violation report, and ours does (geolocation.html, notification.html,
-//     practices-bad.html); Lighthouse run by the reference got no violation
-//     entry on those pages and passed them.
+//     practices-bad.html). Lighthouse run by the reference got no violation
+//     entry on those pages and passed them: with Chrome's RenderDocument
+//     feature on (its default, and the reference's), a page's document
+//     after a navigation never reports violations, whenever
+//     Log.startViolationsReport is sent; devtools-mcp launches Chrome with
+//     RenderDocument off, where they are reported.
 //   - valid-source-maps: ours does not measure scripts and answers not
 //     applicable on pages with scripts (source-maps*.html); the reference
 //     passed both, the one whose 500 KiB first-party script has no map
