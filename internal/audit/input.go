@@ -43,6 +43,10 @@ type Input struct {
 	// could be read (Chrome without WebMCP cannot).
 	Tools      []Tool `json:"tools,omitempty"`
 	ToolsKnown bool   `json:"toolsKnown"`
+	// Scripts are the scripts the page loaded from the network;
+	// ScriptsKnown says whether they could all be read.
+	Scripts      []Script `json:"scripts,omitempty"`
+	ScriptsKnown bool     `json:"scriptsKnown,omitempty"`
 	// Shifts are the page's layout shifts since it loaded.
 	Shifts      []Shift `json:"shifts,omitempty"`
 	ShiftsKnown bool    `json:"shiftsKnown"`
@@ -175,6 +179,16 @@ type Response struct {
 	Failed   string            `json:"failed,omitempty"` // the network error, when it failed
 	// Resource is the type Chrome gives it: Document, Script, Image, ...
 	Resource string `json:"resource,omitempty"`
+}
+
+// Script is one script the page loaded: its URL, its length (UTF-16
+// code units), the URL of the source map it names ("" for none) and why
+// that map could not be used ("" when it loaded and parsed).
+type Script struct {
+	URL      string `json:"url"`
+	Length   int    `json:"length"`
+	MapURL   string `json:"mapUrl,omitempty"`
+	MapError string `json:"mapError,omitempty"`
 }
 
 // Console is one console message or browser log entry.

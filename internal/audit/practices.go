@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net"
 	"net/url"
 	"regexp"
 	"slices"
@@ -359,19 +360,83 @@ func checkInspectorIssues(in *Input, _ *page) Outcome {
 	return o
 }
 
-// checkSourceMaps: Lighthouse fails a page with a first-party http(s)
-// script of 500 KiB or more whose source map is missing or does not
-// load; devtools-mcp does not measure scripts or load their maps yet, so
-// a page with scripts is not decided. With no script there is nothing to
-// map.
+// checkSourceMaps is valid-source-maps as Lighthouse 13 defines it: the
+// page fails when a first-party http(s) script of 500 KiB or more has no
+// source map, or one that does not load or parse; the scripts with a map
+// are listed, each with what went wrong with it. First party is the main
+// document's site (its root domain). Scripts inline in the page are not
+// measured (Lighthouse counts those too, under the document's URL).
 func checkSourceMaps(in *Input, _ *page) Outcome {
-	for _, r := range in.Requests {
-		if r.Resource == "script" {
-			return Outcome{NotApplicable: true, Reason: "Not computed by devtools-mcp for pages with scripts yet."}
+	if !in.ScriptsKnown {
+		for _, r := range in.Requests {
+			if r.Resource == "script" {
+				return Outcome{NotApplicable: true, Reason: "Not computed by devtools-mcp: the page's scripts could not all be read."}
+			}
+		}
+		return Outcome{}
+	}
+	o := Outcome{Headings: []Heading{{Key: "scriptUrl", ValueType: "url", Label: "URL", SubItemsHeading: &SubHeading{Key: "error"}},
+		{Key: "sourceMapUrl", ValueType: "url", Label: "Map URL"}}}
+	site := rootDomain(in.FinalURL)
+	missing := false
+	var first, rest []Item
+	for _, sc := range in.Scripts {
+		large := sc.Length >= 500*1024 && site != "" && rootDomain(sc.URL) == site
+		errs := []Item{}
+		if sc.MapError != "" {
+			errs = append(errs, Item{"error": sc.MapError})
+		}
+		if large && (sc.MapURL == "" || sc.MapError != "") {
+			missing = true
+			errs = append(errs, Item{"error": "Large JavaScript file is missing a source map"})
+		}
+		if sc.MapURL == "" && len(errs) == 0 {
+			continue
+		}
+		it := Item{"scriptUrl": sc.URL, "subItems": &SubItems{Type: "subitems", Items: errs}}
+		if sc.MapURL != "" {
+			it["sourceMapUrl"] = sc.MapURL
+		}
+		if large && len(errs) > 0 {
+			first = append(first, it)
+		} else {
+			rest = append(rest, it)
 		}
 	}
-	return Outcome{}
+	o.Failing = append(first, rest...)
+	score := 1.0
+	if missing {
+		score = 0
+	}
+	o.Score = &score
+	return o
 }
+
+// rootDomain is the site Lighthouse takes a URL's host to belong to: an
+// IP address or a one-label host itself, else its last two labels (three
+// when the second last is a common second-level label such as co or
+// com), "" for a URL without a host.
+func rootDomain(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	h := strings.ToLower(u.Hostname())
+	labels := strings.Split(h, ".")
+	if h == "" || net.ParseIP(h) != nil || len(labels) < 2 {
+		return h
+	}
+	n := 2
+	if len(labels) > 2 && secondLevels[labels[len(labels)-2]] {
+		n = 3
+	}
+	return strings.Join(labels[len(labels)-n:], ".")
+}
+
+// secondLevels are the labels Lighthouse treats as part of a public suffix
+// when second to last (example.co.uk's site is example.co.uk).
+var secondLevels = setOf("com", "co", "gov", "edu", "ac", "org", "go", "gob", "or", "net", "in", "ne", "nic", "gouv", "web",
+	"spb", "blog", "jus", "kiev", "mil", "wi", "qc", "ca", "bel", "on")
 
 // headerInfo reports, informatively, whether the main document sets a
 // security header.

@@ -87,7 +87,7 @@ type Heading struct {
 // SubHeading is the heading of a column's sub-rows.
 type SubHeading struct {
 	Key       string `json:"key"`
-	ValueType string `json:"valueType"`
+	ValueType string `json:"valueType,omitempty"`
 }
 
 // SubItems are the rows under one item of a details table (an item's

@@ -40,6 +40,7 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	}
 	p.drainEvents(ctx, s)
 	p.auditCollected(in)
+	p.auditScripts(ctx, in)
 	in.Robots = p.fetchOwn(ctx, "/robots.txt")
 	in.LLMs = p.fetchOwn(ctx, "/llms.txt")
 	if tools, err := p.InPageTools().WebMCPTools(ctx); err == nil {
@@ -68,7 +69,7 @@ func (p *Page) drainEvents(ctx context.Context, s *cdp.Session) {
 		go func() {
 			defer wg.Done()
 			// An error (the frame gone) leaves nothing to wait for.
-			_ = fs.Pipeline(ctx, cdp.RuntimeEvaluate.With(cdp.EvaluateParams{Expression: "0"}), cdp.Action{Method: "Browser.getVersion"})
+			_ = fs.Pipeline(ctx, cdp.RuntimeEvaluate.With(cdp.EvaluateParams{Expression: "0"}), cdp.Action{Method: cdp.BrowserGetVersion.Method})
 		}()
 	}
 	wg.Wait()
