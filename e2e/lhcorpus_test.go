@@ -54,6 +54,15 @@ type lhVerdicts struct {
 //     with one that takes no URL for first party, so it never fails.
 var lhGaps = map[string]int{"baseline": 1 << 30, "js-libraries": 1, "geolocation-on-start": 2, "notification-on-start": 2, "valid-source-maps": 1}
 
+// lhDefinition holds, for the pages of those gaps, the verdict ours must give there
+// (the definition's, or not applicable where ours says it cannot decide).
+var lhDefinition = map[string]map[string]string{
+	"geolocation-on-start":  {"/geolocation.html": "fail", "/practices-bad.html": "fail"},
+	"notification-on-start": {"/notification.html": "fail", "/practices-bad.html": "fail"},
+	"valid-source-maps":     {"/source-maps.html": "fail", "/source-maps-ok.html": "pass"},
+	"js-libraries":          {"/js-library.html": "na"},
+}
+
 // lhServe serves the corpus as routes.json says, __ORIGIN__ in a page
 // replaced by the origin it was asked at (127.0.0.1's or localhost's),
 // __OTHER_ORIGIN__ by the other one, scripts padded as routes.json asks.
@@ -198,6 +207,9 @@ func TestLighthouseCorpus(t *testing.T) {
 			if tl == nil {
 				tl = &tally{}
 				per[id] = tl
+			}
+			if d, ok := lhDefinition[id][page]; ok && got[id] != d {
+				t.Errorf("%s: %s is %s, its definition says %s", page, id, got[id], d)
 			}
 			if got[id] == ref.Verdict {
 				tl.agree++

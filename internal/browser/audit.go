@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/audit"
@@ -63,6 +64,10 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 // audit read the collector could still be on its way.
 func (p *Page) drainEvents(ctx context.Context, s *cdp.Session) {
 	sessions := append([]*cdp.Session{s}, p.events.frameSessions()...)
+	// A frame busy in a long script (or paused) answers late: the audit
+	// does not wait for it past drainWait.
+	ctx, cancel := context.WithTimeout(ctx, drainWait)
+	defer cancel()
 	var wg sync.WaitGroup
 	for _, fs := range sessions {
 		wg.Add(1)
@@ -75,6 +80,9 @@ func (p *Page) drainEvents(ctx context.Context, s *cdp.Session) {
 	wg.Wait()
 	p.sessions().synced()
 }
+
+// drainWait bounds drainEvents.
+const drainWait = 3 * time.Second
 
 // ReportViolations has Chrome log, until stop is called, every use of
 // an API it discourages (a permission asked for without a user gesture,
