@@ -277,8 +277,8 @@ func (pg *page) tableOf(i int) int {
 
 func headersWithoutCells(_ *Input, pg *page) Outcome {
 	// A header cell with text that no cell names in headers or
-	// aria-labelledby and that no data cell after it in its column (or
-	// row) takes as its header, as axe-core finds them.
+	// aria-labelledby and that no data cell below it in its column (or
+	// after it in its row) takes as its header, as axe-core finds them.
 	var o Outcome
 	for _, t := range pg.visibleToAT(pg.each("table")) {
 		if !pg.isDataTable(t) {
@@ -286,10 +286,9 @@ func headersWithoutCells(_ *Input, pg *page) Outcome {
 		}
 		g := pg.grid(t)
 		named := map[string]bool{}
-		var cells, heads []int
+		var heads []int
 		for _, r := range pg.rows(t) {
 			for _, c := range pg.cells(r) {
-				cells = append(cells, c)
 				for _, a := range []string{"headers", "aria-labelledby"} {
 					for _, id := range strings.Fields(pg.node(c).Attrs[a]) {
 						named[id] = true
