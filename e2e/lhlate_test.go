@@ -75,3 +75,46 @@ addEventListener('load', () => {
 		}
 	}
 }
+
+// TestAuditFrameErrors audits frame-errors.html of the Lighthouse corpus,
+// whose two frames log an error each, one of its own site and one of
+// another (a cross-process frame under site isolation, on a session of
+// its own): errors-in-console lists the first only, as Lighthouse, which
+// hears the page's session, does, with Lighthouse's source.
+func TestAuditFrameErrors(t *testing.T) {
+	var rt lhRoutes
+	data, err := os.ReadFile("testdata/lighthouse/routes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rt); err != nil {
+		t.Fatal(err)
+	}
+	site := lhServe(t, &rt)
+	s := startServer(t, headless...)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/frame-errors.html"})
+	dir := t.TempDir()
+	s.ok("lighthouse_audit", map[string]any{"mode": "navigation", "outputDirPath": dir})
+	data, err = os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lhr struct {
+		Audits map[string]struct {
+			Details struct {
+				Items []struct {
+					Source      string `json:"source"`
+					Description string `json:"description"`
+				} `json:"items"`
+			} `json:"details"`
+		} `json:"audits"`
+	}
+	if err := json.Unmarshal(data, &lhr); err != nil {
+		t.Fatal(err)
+	}
+	items := lhr.Audits["errors-in-console"].Details.Items
+	own := "error from " + strings.TrimPrefix(site.URL, "http://")
+	if len(items) != 1 || items[0].Description != own || items[0].Source != "console.error" {
+		t.Errorf("errors-in-console lists %+v, want only {console.error %s}", items, own)
+	}
+}

@@ -195,7 +195,7 @@ type Script struct {
 type Console struct {
 	// Level is "error", "warning", "info", ...
 	Level string `json:"level"`
-	// Source is "console-api", "exception", "network", "violation",
+	// Source is "console.error", "exception", "network", "violation",
 	// "deprecation", ... as Chrome reports it.
 	Source string `json:"source"`
 	Text   string `json:"text"`

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,7 +41,7 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 		return nil, err
 	}
 	p.drainEvents(ctx, s)
-	p.auditCollected(in)
+	p.auditCollected(in, s)
 	p.auditScripts(ctx, in)
 	in.Robots = p.fetchOwn(ctx, "/robots.txt")
 	in.LLMs = p.fetchOwn(ctx, "/llms.txt")
@@ -293,8 +294,11 @@ func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) 
 }
 
 // auditCollected copies the requests and console messages of the current
-// document into in, and finds the main document's response.
-func (p *Page) auditCollected(in *audit.Input) {
+// document into in, and finds the main document's response. Messages and
+// issues are those of the page's own session s (its document and
+// in-process frames), as Lighthouse hears them: not those of frames of
+// other sites, which come on sessions of their own.
+func (p *Page) auditCollected(in *audit.Input, s *cdp.Session) {
 	for _, r := range p.Collected().Requests(false) {
 		resp := audit.Response{URL: r.URL, Status: r.Status, MimeType: r.MimeType, Headers: r.ResponseHeaders, Failed: r.Failure, Resource: r.ResourceType}
 		if r.ResourceType == "document" && in.Main == nil {
@@ -309,12 +313,17 @@ func (p *Page) auditCollected(in *audit.Input) {
 		in.Requests = append(in.Requests, resp)
 	}
 	for _, m := range p.Collected().ConsoleMessages(false) {
+		if m.session != nil && m.session != s {
+			continue
+		}
 		switch m.Type {
 		case "issue":
 			code, _, _ := strings.Cut(m.Text, ":")
 			in.Issues = append(in.Issues, audit.Issue{Code: code + "Issue", Details: m.Issue})
 		case "error":
-			c := audit.Console{Level: "error", Source: "console-api", Text: m.Text}
+			// Lighthouse's sources: console.error, exception, or the log
+			// entry's (network, ...).
+			c := audit.Console{Level: "error", Source: cmp.Or(m.Source, "console.error"), Text: m.Text}
 			if m.Stack != nil && len(m.Stack.CallFrames) > 0 {
 				f := m.Stack.CallFrames[0]
 				c.URL, c.Line, c.Column = f.URL, f.LineNumber, f.ColumnNumber
