@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -55,30 +54,22 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 }
 
 // drainEvents returns once every console message, log entry and issue
-// that the page's sessions sent before it was called has been collected:
+// that the page's session sent before it was called has been collected:
 // a session's events come in the order they were sent, so a round trip
 // to the renderer (Runtime.evaluate) follows whatever the page logged
 // before it, and one to the browser side of the session (Browser
 // getVersion) whatever issue the browser raised before it; the
 // collector's subscriptions are then synced past both replies. Without
-// it, an issue raised, or a frame's message logged, just before the
-// audit read the collector could still be on its way.
+// it, an issue raised just before the audit read the collector could
+// still be on its way. (Frames of other sites, on sessions of their own,
+// are not heard by the audits.)
 func (p *Page) drainEvents(ctx context.Context, s *cdp.Session) {
-	sessions := append([]*cdp.Session{s}, p.events.frameSessions()...)
-	// A frame busy in a long script (or paused) answers late: the audit
-	// does not wait for it past drainWait.
+	// A page busy in a long script answers late: the audit does not wait
+	// for it past drainWait.
 	ctx, cancel := context.WithTimeout(ctx, drainWait)
 	defer cancel()
-	var wg sync.WaitGroup
-	for _, fs := range sessions {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// An error (the frame gone) leaves nothing to wait for.
-			_ = fs.Pipeline(ctx, cdp.RuntimeEvaluate.With(cdp.EvaluateParams{Expression: "0"}), cdp.Action{Method: cdp.BrowserGetVersion.Method})
-		}()
-	}
-	wg.Wait()
+	// An error (the page gone) leaves nothing to wait for.
+	_ = s.Pipeline(ctx, cdp.RuntimeEvaluate.With(cdp.EvaluateParams{Expression: "0"}), cdp.Action{Method: cdp.BrowserGetVersion.Method})
 	p.sessions().synced()
 }
 
