@@ -25,8 +25,11 @@ type RareIntegerData struct {
 // into CaptureSnapshotResult.Strings; -1 means none.
 type DocumentSnapshot struct {
 	DocumentURL int `json:"documentURL"`
-	FrameID     int `json:"frameId"`
-	Nodes       struct {
+	// BaseURL is the document's base URL (its <base href> or its URL),
+	// against which its links resolve.
+	BaseURL int `json:"baseURL"`
+	FrameID int `json:"frameId"`
+	Nodes   struct {
 		ParentIndex    []int          `json:"parentIndex"`
 		NodeType       []int          `json:"nodeType"`
 		ShadowRootType RareStringData `json:"shadowRootType"`

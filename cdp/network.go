@@ -111,8 +111,24 @@ type LogEntryAddedEvent struct {
 		Level      string      `json:"level"`
 		Text       string      `json:"text"`
 		URL        string      `json:"url,omitempty"`
+		LineNumber int         `json:"lineNumber,omitempty"`
 		StackTrace *StackTrace `json:"stackTrace,omitempty"`
 	} `json:"entry"`
+}
+
+// ViolationsReportParams are Log.startViolationsReport's: which kinds
+// of violation Chrome logs (as Log.entryAdded with source "violation"),
+// each past its threshold.
+type ViolationsReportParams struct {
+	Config []ViolationSetting `json:"config"`
+}
+
+// ViolationSetting is one kind of violation to report: longTask,
+// longLayout, blockedEvent, blockedParser, discouragedAPIUse, handler or
+// recurringHandler, with a threshold in ms (-1: every one).
+type ViolationSetting struct {
+	Name      string  `json:"name"`
+	Threshold float64 `json:"threshold"`
 }
 
 // IssueAddedEvent is Audits.issueAdded: a DevTools issue about the page.
@@ -136,8 +152,10 @@ var (
 	NetworkLoadingFinished            = Event[LoadingFinishedEvent]{"Network.loadingFinished"}
 	NetworkLoadingFailed              = Event[LoadingFailedEvent]{"Network.loadingFailed"}
 
-	LogEnable     = Action{"Log.enable"}
-	LogEntryAdded = Event[LogEntryAddedEvent]{"Log.entryAdded"}
+	LogEnable                = Action{"Log.enable"}
+	LogEntryAdded            = Event[LogEntryAddedEvent]{"Log.entryAdded"}
+	LogStartViolationsReport = Command[ViolationsReportParams, Empty]{"Log.startViolationsReport"}
+	LogStopViolationsReport  = Action{"Log.stopViolationsReport"}
 
 	AuditsEnable     = Action{"Audits.enable"}
 	AuditsIssueAdded = Event[IssueAddedEvent]{"Audits.issueAdded"}

@@ -100,6 +100,12 @@ func lighthouseAudit(ctx context.Context, c *Call, args *lighthouseAuditArgs) er
 // gatherAudit reloads the page for a navigation audit and reads it.
 func gatherAudit(ctx context.Context, c *Call, mode, device string) (*audit.Input, error) {
 	if mode == "navigation" {
+		// Uses of discouraged APIs while the page loads (asking for
+		// geolocation or notifications unprompted) are logged as
+		// violations for the audits that look for them.
+		if stop, err := c.Page.ReportViolations(ctx); err == nil {
+			defer stop(context.WithoutCancel(ctx))
+		}
 		lctx, cancel := context.WithTimeout(ctx, lighthouseLoadTimeout)
 		_, err := c.Page.Navigate(lctx, browser.Navigation{Type: "reload"})
 		cancel()

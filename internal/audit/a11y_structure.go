@@ -1,8 +1,6 @@
 package audit
 
 import (
-	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -279,8 +277,8 @@ func (pg *page) tableOf(i int) int {
 
 func headersWithoutCells(_ *Input, pg *page) Outcome {
 	// A header cell with text that no cell names in headers or
-	// aria-labelledby and that no data cell after it in its column (or
-	// row) takes as its header, as axe-core finds them.
+	// aria-labelledby and that no data cell below it in its column (or
+	// after it in its row) takes as its header, as axe-core finds them.
 	var o Outcome
 	for _, t := range pg.visibleToAT(pg.each("table")) {
 		if !pg.isDataTable(t) {
@@ -288,10 +286,9 @@ func headersWithoutCells(_ *Input, pg *page) Outcome {
 		}
 		g := pg.grid(t)
 		named := map[string]bool{}
-		var cells, heads []int
+		var heads []int
 		for _, r := range pg.rows(t) {
 			for _, c := range pg.cells(r) {
-				cells = append(cells, c)
 				for _, a := range []string{"headers", "aria-labelledby"} {
 					for _, id := range strings.Fields(pg.node(c).Attrs[a]) {
 						named[id] = true
@@ -309,17 +306,32 @@ func headersWithoutCells(_ *Input, pg *page) Outcome {
 			}
 			y, x := pg.position(g, h)
 			sc := pg.scope(h, g)
-			found := false
-			for _, c := range cells {
-				cy, cx := pg.position(g, c)
-				if c == h || cy < 0 {
-					continue
+			// As axe-core looks: down the header's column from the
+			// header itself, then along its row, up to a hole in the
+			// grid, for a cell that is not itself such a header and
+			// has it among its headers.
+			heads := func(cell int, col bool) bool {
+				cs := pg.scope(cell, g)
+				if cs == "auto" || col && cs == "col" || !col && cs == "row" {
+					return false
 				}
-				col := (sc == "col" || sc == "auto") && cx == x && cy > y && pg.scope(c, g) != "col" && pg.scope(c, g) != "auto"
-				row := (sc == "row" || sc == "auto") && cy == y && cx > x && pg.scope(c, g) != "row" && pg.scope(c, g) != "auto"
-				if (col || row) && slices.Contains(pg.headers(c, g), h) {
-					found = true
-					break
+				return slices.Contains(pg.headers(cell, g), h)
+			}
+			at := func(r, k int) int {
+				if r >= 0 && r < len(g) && k < len(g[r]) {
+					return g[r][k]
+				}
+				return -1
+			}
+			found := false
+			if sc == "col" || sc == "auto" {
+				for r := y; at(r, x) >= 0 && !found; r++ {
+					found = heads(at(r, x), true)
+				}
+			}
+			if !found && (sc == "row" || sc == "auto") {
+				for k := x; at(y, k) >= 0 && !found; k++ {
+					found = heads(at(y, k), false)
 				}
 			}
 			if !found {
@@ -546,51 +558,4 @@ func (pg *page) inTextBlock(i int, anyText, inlineBlock bool) bool {
 		return t != ""
 	}
 	return len(t) > len(strings.Join(strings.Fields(ctl.String()), " "))
-}
-
-func checkTargetSize(_ *Input, pg *page) Outcome {
-	ts := pg.targets()
-	// Every rendered control is a neighbour, also those in running text
-	// that are not measured themselves.
-	neighbours := pg.where(func(i int) bool {
-		n := pg.node(i)
-		return pg.rendered(i) && !pg.hiddenFromAT(i) && pg.axeFocusable(i) && pg.widgetType(i) && n.Box[2] > 0 && n.Box[3] > 0 && !offscreen(n.Box)
-	})
-	return result(pg, ts, func(i int) string {
-		b := pg.node(i).Box
-		if b[2] >= 24 && b[3] >= 24 || !pg.inTabOrder(i) {
-			return "" // big enough, or out of the tab order: for review
-		}
-		cx, cy := b[0]+b[2]/2, b[1]+b[3]/2
-		space := math.Inf(1) // the diameter of the free circle around the centre
-		for _, j := range neighbours {
-			if j == i || pg.contains(i, j) || pg.contains(j, i) {
-				continue
-			}
-			o := pg.node(j).Box
-			dx := math.Max(math.Max(o[0]-cx, 0), cx-(o[0]+o[2]))
-			dy := math.Max(math.Max(o[1]-cy, 0), cy-(o[1]+o[3]))
-			d := 2 * math.Hypot(dx, dy)
-			if o[2] < 24 || o[3] < 24 {
-				// An undersized neighbour is taken as a 12px circle
-				// around its centre, as axe-core measures it.
-				d = math.Min(d, 2*math.Max(0, math.Hypot(o[0]+o[2]/2-cx, o[1]+o[3]/2-cy)-12))
-			}
-			space = math.Min(space, d)
-		}
-		if space+0.05 >= 24 {
-			return ""
-		}
-		return fmt.Sprintf("Fix any of the following:\n  Target has insufficient size (%.0fpx by %.0fpx, should be at least 24px by 24px)\n  Target has insufficient space to its closest neighbors. Safe clickable space has a diameter of %.0fpx instead of at least 24px.", b[2], b[3], space)
-	})
-}
-
-// contains reports whether element a is an ancestor of b.
-func (pg *page) contains(a, b int) bool {
-	for j := pg.node(b).Parent; j >= 0; j = pg.node(j).Parent {
-		if j == a {
-			return true
-		}
-	}
-	return false
 }

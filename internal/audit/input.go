@@ -25,7 +25,10 @@ type Input struct {
 	SiblingIndexes bool     `json:"siblingIndexes,omitempty"`
 	Doc            Document `json:"document"`
 	Nodes          []Node   `json:"nodes"`
-	AX             []AXNode `json:"ax"`
+	// BaseURLs are the base URLs of the documents, by Node.Frame: what
+	// their links resolve against ("" when not known).
+	BaseURLs []string `json:"baseUrls,omitempty"`
+	AX       []AXNode `json:"ax"`
 
 	// Main is the main document's response; nil when not known (a
 	// snapshot of a page loaded before the server watched it).
@@ -40,9 +43,33 @@ type Input struct {
 	// could be read (Chrome without WebMCP cannot).
 	Tools      []Tool `json:"tools,omitempty"`
 	ToolsKnown bool   `json:"toolsKnown"`
+	// Scripts are the scripts the page loaded from the network;
+	// ScriptsKnown says whether they could all be read.
+	Scripts      []Script `json:"scripts,omitempty"`
+	ScriptsKnown bool     `json:"scriptsKnown,omitempty"`
 	// Shifts are the page's layout shifts since it loaded.
 	Shifts      []Shift `json:"shifts,omitempty"`
 	ShiftsKnown bool    `json:"shiftsKnown"`
+}
+
+// SetBaseURL records the base URL of the document numbered frame.
+func (in *Input) SetBaseURL(frame int, base string) {
+	for len(in.BaseURLs) <= frame {
+		in.BaseURLs = append(in.BaseURLs, "")
+	}
+	in.BaseURLs[frame] = base
+}
+
+// baseURL is the base URL of the document numbered frame: the one
+// recorded, or else, for the main document, its URL.
+func (in *Input) baseURL(frame int) string {
+	if frame < len(in.BaseURLs) && in.BaseURLs[frame] != "" {
+		return in.BaseURLs[frame]
+	}
+	if frame == 0 {
+		return in.FinalURL
+	}
+	return ""
 }
 
 // Document holds facts about the document as a whole.
@@ -154,11 +181,21 @@ type Response struct {
 	Resource string `json:"resource,omitempty"`
 }
 
+// Script is one script the page loaded: its URL, its length (UTF-16
+// code units), the URL of the source map it names ("" for none) and why
+// that map could not be used ("" when it loaded and parsed).
+type Script struct {
+	URL      string `json:"url"`
+	Length   int    `json:"length"`
+	MapURL   string `json:"mapUrl,omitempty"`
+	MapError string `json:"mapError,omitempty"`
+}
+
 // Console is one console message or browser log entry.
 type Console struct {
 	// Level is "error", "warning", "info", ...
 	Level string `json:"level"`
-	// Source is "console-api", "exception", "network", "violation",
+	// Source is "console.error", "exception", "network", "violation",
 	// "deprecation", ... as Chrome reports it.
 	Source string `json:"source"`
 	Text   string `json:"text"`

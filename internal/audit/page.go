@@ -21,6 +21,8 @@ type page struct {
 	grids  map[int][][]int
 	places map[int][2]int
 	scopes map[int]string
+	// headWalks are the header walks axe-core remembers (walkHeaders).
+	headWalks map[headKey][]int
 }
 
 // newPage indexes in.

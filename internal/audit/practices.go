@@ -1,10 +1,14 @@
 package audit
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
+	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/internal/english"
@@ -14,7 +18,7 @@ func practiceChecks(m map[string]check) {
 	m["is-on-https"] = checkIsOnHTTPS
 	m["redirects-http"] = checkRedirectsHTTP
 	m["geolocation-on-start"] = violationCheck("geolocation")
-	m["notification-on-start"] = violationCheck("notification")
+	m["notification-on-start"] = violationCheck("notification permission")
 	m["paste-preventing-inputs"] = checkPastePreventing
 	m["image-aspect-ratio"] = checkImageAspectRatio
 	m["image-size-responsive"] = checkImageSizeResponsive
@@ -26,6 +30,7 @@ func practiceChecks(m map[string]check) {
 	m["inspector-issues"] = checkInspectorIssues
 	m["valid-source-maps"] = checkSourceMaps
 	m["baseline"] = checkBaseline
+	m["js-libraries"] = checkJSLibraries
 	m["csp-xss"] = headerInfo("content-security-policy", "No CSP found in enforcement mode")
 	m["has-hsts"] = headerInfo("strict-transport-security", "No HSTS header found")
 	m["origin-isolation"] = headerInfo("cross-origin-opener-policy", "No COOP header found")
@@ -80,14 +85,20 @@ func checkRedirectsHTTP(in *Input, _ *page) Outcome {
 	return Outcome{Explanation: "Does not redirect HTTP traffic to HTTPS"}
 }
 
-// violationCheck fails when Chrome logged that the page asked for a
-// permission without a user gesture.
+// violationCheck fails when Chrome logged, with a location, that the
+// page used an API it discourages whose message names what (asking for a
+// permission without a user gesture), one item per place.
 func violationCheck(what string) check {
 	return func(in *Input, _ *page) Outcome {
 		var o Outcome
 		o.Headings = []Heading{{Key: "source", ValueType: "source-location", Label: "Source"}}
+		seen := map[string]bool{}
 		for _, c := range in.Console {
-			if c.Source == "violation" && strings.Contains(strings.ToLower(c.Text), what) {
+			if c.Source != "violation" || c.URL == "" || !strings.Contains(c.Text, what) {
+				continue
+			}
+			if k := fmt.Sprint(c.URL, "!", c.Line, "!", c.Column); !seen[k] {
+				seen[k] = true
 				o.Failing = append(o.Failing, Item{"source": sourceLocation(c)})
 			}
 		}
@@ -273,13 +284,43 @@ func issueSummary(is Issue) string {
 	return is.Code + ": " + s
 }
 
+// checkThirdPartyCookies lists, as Lighthouse does, the cookies Chrome
+// warned would be (or excluded as) blocked by the phasing out of
+// third-party cookies, once each (by domain, path and name).
 func checkThirdPartyCookies(in *Input, _ *page) Outcome {
 	var o Outcome
 	o.Headings = []Heading{{Key: "name", ValueType: "text", Label: "Name"}, {Key: "url", ValueType: "url", Label: "URL"}}
+	seen := map[string]bool{}
 	for _, is := range in.Issues {
-		if is.Code == "CookieIssue" && strings.Contains(string(is.Details), "ThirdParty") {
-			o.Failing = append(o.Failing, Item{"name": issueSummary(is), "url": ""})
+		var wrap struct {
+			Details struct {
+				Cookie *struct {
+					Name   string `json:"name"`
+					Domain string `json:"domain"`
+					Path   string `json:"path"`
+				} `json:"cookie"`
+				RawCookieLine string   `json:"rawCookieLine"`
+				Warnings      []string `json:"cookieWarningReasons"`
+				Exclusions    []string `json:"cookieExclusionReasons"`
+				URL           string   `json:"cookieUrl"`
+			} `json:"cookieIssueDetails"`
 		}
+		if is.Code != "CookieIssue" || json.Unmarshal(is.Details, &wrap) != nil {
+			continue
+		}
+		c := wrap.Details
+		if !slices.Contains(c.Warnings, "WarnThirdPartyPhaseout") && !slices.Contains(c.Exclusions, "ExcludeThirdPartyPhaseout") {
+			continue
+		}
+		name, id := c.RawCookieLine, cmp.Or(c.RawCookieLine, "no-cookie-info")
+		if c.Cookie != nil {
+			name, id = cmp.Or(c.Cookie.Name, c.RawCookieLine), c.Cookie.Domain+";"+c.Cookie.Path+";"+c.Cookie.Name
+		}
+		if name == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		o.Failing = append(o.Failing, Item{"name": name, "url": c.URL})
 	}
 	if len(o.Failing) > 0 {
 		o.DisplayValue = english.Count(len(o.Failing), "cookie found", "cookies found")
@@ -309,7 +350,7 @@ func checkInspectorIssues(in *Input, _ *page) Outcome {
 	o.Headings = []Heading{{Key: "issueType", ValueType: "text", Label: "Issue type"}}
 	kinds := map[string]bool{}
 	for _, is := range in.Issues {
-		if inspectorIssueTypes[is.Code] && !(is.Code == "CookieIssue" && strings.Contains(string(is.Details), "ThirdParty")) {
+		if inspectorIssueTypes[is.Code] {
 			kinds[is.Code] = true
 		}
 	}
@@ -319,16 +360,83 @@ func checkInspectorIssues(in *Input, _ *page) Outcome {
 	return o
 }
 
+// checkSourceMaps is valid-source-maps as Lighthouse 13 defines it: the
+// page fails when a first-party http(s) script of 500 KiB or more has no
+// source map, or one that does not load or parse; the scripts with a map
+// are listed, each with what went wrong with it. First party is the main
+// document's site (its root domain). Scripts inline in the page are not
+// measured (Lighthouse counts those too, under the document's URL).
 func checkSourceMaps(in *Input, _ *page) Outcome {
-	// Lighthouse fails large first-party scripts without source maps;
-	// with no script there is nothing to map.
-	for _, r := range in.Requests {
-		if r.Resource == "script" {
-			return Outcome{NotApplicable: true, Reason: "Not computed by devtools-mcp for pages with scripts yet."}
+	if !in.ScriptsKnown {
+		for _, r := range in.Requests {
+			if r.Resource == "script" {
+				return Outcome{NotApplicable: true, Reason: "Not computed by devtools-mcp: the page's scripts could not all be read."}
+			}
+		}
+		return Outcome{}
+	}
+	o := Outcome{Headings: []Heading{{Key: "scriptUrl", ValueType: "url", Label: "URL", SubItemsHeading: &SubHeading{Key: "error"}},
+		{Key: "sourceMapUrl", ValueType: "url", Label: "Map URL"}}}
+	site := rootDomain(in.FinalURL)
+	missing := false
+	var first, rest []Item
+	for _, sc := range in.Scripts {
+		large := sc.Length >= 500*1024 && site != "" && rootDomain(sc.URL) == site
+		errs := []Item{}
+		if sc.MapError != "" {
+			errs = append(errs, Item{"error": sc.MapError})
+		}
+		if large && (sc.MapURL == "" || sc.MapError != "") {
+			missing = true
+			errs = append(errs, Item{"error": "Large JavaScript file is missing a source map"})
+		}
+		if sc.MapURL == "" && len(errs) == 0 {
+			continue
+		}
+		it := Item{"scriptUrl": sc.URL, "subItems": &SubItems{Type: "subitems", Items: errs}}
+		if sc.MapURL != "" {
+			it["sourceMapUrl"] = sc.MapURL
+		}
+		if large && len(errs) > 0 {
+			first = append(first, it)
+		} else {
+			rest = append(rest, it)
 		}
 	}
-	return Outcome{}
+	o.Failing = append(first, rest...)
+	score := 1.0
+	if missing {
+		score = 0
+	}
+	o.Score = &score
+	return o
 }
+
+// rootDomain is the site Lighthouse takes a URL's host to belong to: an
+// IP address or a one-label host itself, else its last two labels (three
+// when the second last is a common second-level label such as co or
+// com), "" for a URL without a host.
+func rootDomain(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	h := strings.ToLower(u.Hostname())
+	labels := strings.Split(h, ".")
+	if h == "" || net.ParseIP(h) != nil || len(labels) < 2 {
+		return h
+	}
+	n := 2
+	if len(labels) > 2 && secondLevels[labels[len(labels)-2]] {
+		n = 3
+	}
+	return strings.Join(labels[len(labels)-n:], ".")
+}
+
+// secondLevels are the labels Lighthouse treats as part of a public suffix
+// when second to last (example.co.uk's site is example.co.uk).
+var secondLevels = setOf("com", "co", "gov", "edu", "ac", "org", "go", "gob", "or", "net", "in", "ne", "nic", "gouv", "web",
+	"spb", "blog", "jus", "kiev", "mil", "wi", "qc", "ca", "bel", "on")
 
 // headerInfo reports, informatively, whether the main document sets a
 // security header.
@@ -346,6 +454,15 @@ func headerInfo(header, missing string) check {
 		o.Failing = append(o.Failing, Item{"description": missing, "severity": "High"})
 		return o
 	}
+}
+
+// checkJSLibraries cannot be decided here: Lighthouse lists the libraries
+// the library detector it bundles (js-library-detector) recognises by
+// running some hundred tests in the page, each reading globals and
+// markers of one library and its version; that catalogue is data
+// devtools-mcp does not ship. The audit is informative (weight 0).
+func checkJSLibraries(*Input, *page) Outcome {
+	return Outcome{NotApplicable: true, Reason: "Not computed by devtools-mcp: the libraries come from the catalogue of tests of the library detector Lighthouse bundles, which devtools-mcp does not ship."}
 }
 
 // checkBaseline cannot be decided here: Lighthouse lists the web platform

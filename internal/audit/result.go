@@ -79,6 +79,22 @@ type Heading struct {
 	Key       string `json:"key"`
 	ValueType string `json:"valueType"`
 	Label     string `json:"label"`
+	// SubItemsHeading is the column's heading for the rows of the
+	// items' subItems, when they have any.
+	SubItemsHeading *SubHeading `json:"subItemsHeading,omitempty"`
+}
+
+// SubHeading is the heading of a column's sub-rows.
+type SubHeading struct {
+	Key       string `json:"key"`
+	ValueType string `json:"valueType,omitempty"`
+}
+
+// SubItems are the rows under one item of a details table (an item's
+// "subItems" value), as Lighthouse's related nodes.
+type SubItems struct {
+	Type  string `json:"type"` // "subitems"
+	Items []Item `json:"items"`
 }
 
 // NodeRef is a DOM element in a details table, as Lighthouse's node

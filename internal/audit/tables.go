@@ -266,7 +266,8 @@ func (pg *page) scopeOf(c int, g [][]int) string {
 }
 
 // headers returns the header cells of cell c: those its headers attribute
-// names, or else the row and column headers before it.
+// names, or else the row and column headers before it, found as axe-core
+// walks for them (walkHeaders).
 func (pg *page) headers(c int, g [][]int) []int {
 	var out []int
 	for _, id := range strings.Fields(pg.node(c).Attrs["headers"]) {
@@ -279,27 +280,59 @@ func (pg *page) headers(c int, g [][]int) []int {
 	if y < 0 {
 		return nil
 	}
-	y2 := y + pg.span(c, "rowspan", len(g)) - 1
-	x2 := x + pg.span(c, "colspan", 1) - 1
-	at := func(r, k int) int {
-		if r < len(g) && k < len(g[r]) {
-			return g[r][k]
-		}
-		return -1
+	return append(pg.walkHeaders(false, c, y, x, g), pg.walkHeaders(true, c, y, x, g)...)
+}
+
+// headKey keys the header walks axe-core remembers: a cell and whether
+// its column's (or its row's) headers.
+type headKey struct {
+	cell int
+	col  bool
+}
+
+// walkHeaders finds the row headers (col: the column headers) of cell c
+// at y, x as axe-core 4.12 does: from the cell's last row and column back
+// to the row's start (to the column's top), row by row, the header cells
+// met; but a cell met whose headers an earlier walk remembered ends the
+// walk, those headers taken for the rest, and every cell the walk met
+// remembers what it found. Within one audit of a page the walks of
+// td-has-header and th-has-data-cells share what is remembered, as they
+// share it in one axe-core run (in that order), so a cell can inherit
+// headers found from another cell of its row or column.
+func (pg *page) walkHeaders(col bool, c, y, x int, g [][]int) []int {
+	if pg.headWalks == nil {
+		pg.headWalks = map[headKey][]int{}
 	}
-	for r := y2; r >= y; r-- {
-		for k := x2; k >= 0; k-- {
-			if h := at(r, k); h >= 0 && (pg.scope(h, g) == "row" || pg.scope(h, g) == "auto") {
-				out = append(out, h)
+	rowSpan := pg.span(c, "rowspan", len(g))
+	y2, x2 := y+rowSpan-1, x+pg.span(c, "colspan", 1)-1
+	yEnd, xEnd := y, 0
+	if col {
+		yEnd, xEnd = 0, x
+	}
+	var found []int
+	known := false
+	var met []int
+	for r := y2; r >= yEnd && !known; r-- {
+		for k := x2; k >= xEnd; k-- {
+			if r >= len(g) || k >= len(g[r]) || g[r][k] < 0 {
+				continue
 			}
+			h := g[r][k]
+			if hs, ok := pg.headWalks[headKey{h, col}]; ok {
+				found, known = hs, true
+				break
+			}
+			met = append(met, h)
 		}
 	}
-	for r := y2; r >= 0; r-- {
-		for k := x2; k >= x; k-- {
-			if h := at(r, k); h >= 0 && (pg.scope(h, g) == "col" || pg.scope(h, g) == "auto") {
-				out = append(out, h)
-			}
+	out := slices.Clone(found)
+	for _, h := range met {
+		if sc := pg.scope(h, g); sc == "auto" || col && sc == "col" || !col && sc == "row" {
+			out = append(out, h)
 		}
+	}
+	for _, h := range met {
+		pg.headWalks[headKey{h, col}] = out
 	}
 	return out
 }
@@ -319,15 +352,20 @@ func checkTdHasHeader(_ *Input, pg *page) Outcome {
 	}))
 	return result(pg, is, func(t int) string {
 		g := pg.grid(t)
+		bad := false
 		for _, r := range pg.rows(t) {
 			for _, c := range pg.cells(r) {
 				if !pg.hasContent(c) || !pg.dataCell(c) || pg.ariaLabelled(c) || pg.labelledBy(c) {
 					continue
 				}
+				// Every cell is walked (axe-core remembers the walks).
 				if !slices.ContainsFunc(pg.headers(c, g), pg.hasContent) {
-					return "Fix all of the following:\n  Some non-empty data cells do not have table headers"
+					bad = true
 				}
 			}
+		}
+		if bad {
+			return "Fix all of the following:\n  Some non-empty data cells do not have table headers"
 		}
 		return ""
 	})

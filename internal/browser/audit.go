@@ -1,12 +1,14 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
 	"github.com/devtools-mcp/devtools-mcp/internal/audit"
@@ -37,7 +39,9 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 	if err := p.auditFacts(ctx, s, in); err != nil {
 		return nil, err
 	}
-	p.auditCollected(in)
+	p.drainEvents(ctx, s)
+	p.auditCollected(in, s)
+	p.auditScripts(ctx, in)
 	in.Robots = p.fetchOwn(ctx, "/robots.txt")
 	in.LLMs = p.fetchOwn(ctx, "/llms.txt")
 	if tools, err := p.InPageTools().WebMCPTools(ctx); err == nil {
@@ -47,6 +51,46 @@ func (p *Page) AuditInput(ctx context.Context, mode, device string) (*audit.Inpu
 		}
 	}
 	return in, nil
+}
+
+// drainEvents returns once every console message, log entry and issue
+// that the page's session sent before it was called has been collected:
+// a session's events come in the order they were sent, so a round trip
+// to the renderer (Runtime.evaluate) follows whatever the page logged
+// before it, and one to the browser side of the session (Browser
+// getVersion) whatever issue the browser raised before it; the
+// collector's subscriptions are then synced past both replies. Without
+// it, an issue raised just before the audit read the collector could
+// still be on its way. (Frames of other sites, on sessions of their own,
+// are not heard by the audits.)
+func (p *Page) drainEvents(ctx context.Context, s *cdp.Session) {
+	// A page busy in a long script answers late: the audit does not wait
+	// for it past drainWait.
+	ctx, cancel := context.WithTimeout(ctx, drainWait)
+	defer cancel()
+	// An error (the page gone) leaves nothing to wait for.
+	_ = s.Pipeline(ctx, cdp.RuntimeEvaluate.With(cdp.EvaluateParams{Expression: "0"}), cdp.Action{Method: cdp.BrowserGetVersion.Method})
+	p.sessions().synced()
+}
+
+// drainWait bounds drainEvents.
+const drainWait = 3 * time.Second
+
+// ReportViolations has Chrome log, until stop is called, every use of
+// an API it discourages (a permission asked for without a user gesture,
+// document.write, synchronous XHR...) as a violation entry, as
+// Lighthouse has it log them while it loads the page; the audits read
+// them from the collected messages.
+func (p *Page) ReportViolations(ctx context.Context) (stop func(context.Context), err error) {
+	s, err := p.Session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = cdp.LogStartViolationsReport.Do(ctx, s, cdp.ViolationsReportParams{Config: []cdp.ViolationSetting{{Name: "discouragedAPIUse", Threshold: -1}}})
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) { _ = cdp.LogStopViolationsReport.Do(ctx, s) }, nil
 }
 
 // domNodes appends the elements of a snapshot document to out, in the
@@ -241,8 +285,11 @@ func (p *Page) auditFacts(ctx context.Context, s *cdp.Session, in *audit.Input) 
 }
 
 // auditCollected copies the requests and console messages of the current
-// document into in, and finds the main document's response.
-func (p *Page) auditCollected(in *audit.Input) {
+// document into in, and finds the main document's response. Messages and
+// issues are those of the page's own session s (its document and
+// in-process frames), as Lighthouse hears them: not those of frames of
+// other sites, which come on sessions of their own.
+func (p *Page) auditCollected(in *audit.Input, s *cdp.Session) {
 	for _, r := range p.Collected().Requests(false) {
 		resp := audit.Response{URL: r.URL, Status: r.Status, MimeType: r.MimeType, Headers: r.ResponseHeaders, Failed: r.Failure, Resource: r.ResourceType}
 		if r.ResourceType == "document" && in.Main == nil {
@@ -257,19 +304,35 @@ func (p *Page) auditCollected(in *audit.Input) {
 		in.Requests = append(in.Requests, resp)
 	}
 	for _, m := range p.Collected().ConsoleMessages(false) {
+		if m.session != nil && m.session != s {
+			continue
+		}
 		switch m.Type {
 		case "issue":
 			code, _, _ := strings.Cut(m.Text, ":")
-			in.Issues = append(in.Issues, audit.Issue{Code: code + "Issue"})
+			in.Issues = append(in.Issues, audit.Issue{Code: code + "Issue", Details: m.Issue})
 		case "error":
-			c := audit.Console{Level: "error", Source: "console-api", Text: m.Text}
+			// Lighthouse's sources: console.error, exception, or the log
+			// entry's (network, ...).
+			c := audit.Console{Level: "error", Source: cmp.Or(m.Source, "console.error"), Text: m.Text}
 			if m.Stack != nil && len(m.Stack.CallFrames) > 0 {
 				f := m.Stack.CallFrames[0]
 				c.URL, c.Line, c.Column = f.URL, f.LineNumber, f.ColumnNumber
 			}
 			in.Console = append(in.Console, c)
 		case "verbose", "warn", "info", "log":
-			if strings.HasPrefix(m.Text, "[Violation]") {
+			if m.Source == "violation" {
+				// Chrome's violation report (discouraged API uses such as
+				// asking for a permission without a user gesture), located
+				// as Lighthouse reads it: the entry's own URL and line (an
+				// inline script's call has none, only a stack), the column
+				// of its stack's top frame.
+				c := audit.Console{Level: "verbose", Source: "violation", Text: m.Text, URL: m.URL, Line: m.Line}
+				if m.Stack != nil && len(m.Stack.CallFrames) > 0 {
+					c.Column = m.Stack.CallFrames[0].ColumnNumber
+				}
+				in.Console = append(in.Console, c)
+			} else if strings.HasPrefix(m.Text, "[Violation]") {
 				in.Console = append(in.Console, audit.Console{Level: "verbose", Source: "violation", Text: m.Text})
 			}
 		}

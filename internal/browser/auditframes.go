@@ -79,6 +79,9 @@ func auditFrames(snap *cdp.CaptureSnapshotResult, in *audit.Input, owner int) []
 		}
 		var kids [][2]int
 		in.Nodes, kids = domNodes(in.Nodes, snap.Documents[p.doc], snap.Strings, p.owner, next)
+		if b := snap.Documents[p.doc].BaseURL; b >= 0 && b < len(snap.Strings) {
+			in.SetBaseURL(next, snap.Strings[b])
+		}
 		next++
 		for _, k := range kids {
 			if k[1] > 0 && k[1] < len(snap.Documents) && !seen[k[1]] {

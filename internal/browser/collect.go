@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/base64"
@@ -32,9 +33,18 @@ type ConsoleMessage struct {
 	Text  string
 	Args  []cdp.RemoteObject
 	Stack *cdp.StackTrace
+	// Source is where a browser log entry came from (Log.entryAdded's
+	// source: "violation", "network", "intervention"...), "exception"
+	// for an uncaught exception, "" for the page's own console calls.
+	Source string
+	// URL and Line locate a browser log entry without a stack.
+	URL  string
+	Line int
+	// Issue is a DevTools issue's details (JSON), for Type "issue".
+	Issue json.RawMessage
 	nav   int
 
-	session *cdp.Session // where the arguments live
+	session *cdp.Session // the session it came on, where the arguments live
 }
 
 // ArgJSON renders argument i of m in full, as JSON read from the page
@@ -165,19 +175,23 @@ func (c *collector) onEvent(s *cdp.Session, method string, params json.RawMessag
 	case cdp.RuntimeExceptionThrown.Method:
 		if ev, err := cdp.RuntimeExceptionThrown.Decode(params); err == nil {
 			d := ev.ExceptionDetails
-			c.addMessage(&ConsoleMessage{Type: "error", Text: exceptionText(&d), Stack: d.StackTrace})
+			c.addMessage(&ConsoleMessage{Type: "error", Text: exceptionText(&d), Stack: d.StackTrace, Source: "exception", session: s})
 		}
 	case cdp.LogEntryAdded.Method:
 		if ev, err := cdp.LogEntryAdded.Decode(params); err == nil {
 			typ := map[string]string{"verbose": "verbose", "info": "info", "warning": "warn", "error": "error"}[ev.Entry.Level]
-			c.addMessage(&ConsoleMessage{Type: cmp.Or(typ, "log"), Text: ev.Entry.Text, Stack: ev.Entry.StackTrace})
+			c.addMessage(&ConsoleMessage{Type: cmp.Or(typ, "log"), Text: ev.Entry.Text, Stack: ev.Entry.StackTrace,
+				Source: ev.Entry.Source, URL: ev.Entry.URL, Line: ev.Entry.LineNumber, session: s})
 		}
 	case cdp.AuditsIssueAdded.Method:
 		if ev, err := cdp.AuditsIssueAdded.Decode(params); err == nil {
 			// Chrome reports some issues again as the page changes: keep one.
 			text := issueText(ev.Issue.Code, ev.Issue.Details)
-			if !slices.ContainsFunc(c.console, func(m *ConsoleMessage) bool { return m.nav == c.nav && m.Type == "issue" && m.Text == text }) {
-				c.addMessage(&ConsoleMessage{Type: "issue", Text: text})
+			details, _ := json.Marshal(ev.Issue.Details)
+			if !slices.ContainsFunc(c.console, func(m *ConsoleMessage) bool {
+				return m.nav == c.nav && m.Type == "issue" && m.Text == text && bytes.Equal(m.Issue, details)
+			}) {
+				c.addMessage(&ConsoleMessage{Type: "issue", Text: text, Issue: details, session: s})
 			}
 		}
 	case cdp.PageFrameNavigated.Method:

@@ -36,7 +36,7 @@ const rules = [
   'landmark-one-main', 'link-in-text-block', 'link-name', 'list', 'listitem', 'meta-refresh', 'meta-viewport', 'object-alt',
   'presentation-role-conflict', 'select-name', 'skip-link', 'table-duplicate-name', 'table-fake-caption', 'target-size',
   'td-has-header', 'td-headers-attr', 'th-has-data-cells', 'valid-lang', 'video-caption', 'tabindex', 'autocomplete-valid',
-  'svg-img-alt',
+  'svg-img-alt', 'identical-links-same-purpose',
 ];
 
 // inPage runs in the top document once it has loaded: it runs axe-core

@@ -35,8 +35,11 @@ const server = createServer((req, res) => {
     return;
   }
   res.writeHead(r.status || 200, { 'content-type': r.type || 'text/html; charset=utf-8', ...(r.headers || {}) });
-  const body = readFileSync(join(here, r.file));
-  res.end(r.file.endsWith('.html') ? body.toString('utf8').replaceAll('__ORIGIN__', local ? localOrigin : origin) : body);
+  let body = readFileSync(join(here, r.file));
+  if (r.pad) body = Buffer.concat([body, Buffer.from('//' + 'x'.repeat(r.pad) + '\n')]);
+  res.end(r.file.endsWith('.html')
+    ? body.toString('utf8').replaceAll('__OTHER_ORIGIN__', local ? origin : localOrigin).replaceAll('__ORIGIN__', local ? localOrigin : origin)
+    : body);
 });
 await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
 const origin = 'http://127.0.0.1:' + server.address().port;

@@ -1,0 +1,2 @@
+window.small = 1;
+//# sourceMappingURL=/missing.js.map
