@@ -89,6 +89,12 @@ func TestSpeculativeLoadsObeyTheURLPolicy(t *testing.T) {
 		"allowed": func(t *testing.T) *server {
 			return startServer(t, append([]string{"--allowedUrlPattern", "*/ok/*"}, headless...)...)
 		},
+		"attached, preloading on": func(t *testing.T) *server {
+			ws, _, _ := chromium(t)
+			s := startServer(t, append(blocked, "--browserUrl", browserURL(ws))...)
+			s.ok("new_page", map[string]any{"url": "about:blank"})
+			return s
+		},
 		"attached": func(t *testing.T) *server {
 			profile := t.TempDir()
 			os.MkdirAll(filepath.Join(profile, "Default"), 0o700)

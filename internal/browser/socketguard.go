@@ -160,7 +160,7 @@ func (f *urlFilter) guardSockets(ctx context.Context, b *Browser) error {
 	g := newSocketGuard()
 	f.sockets = g
 	g.sub = b.conn.SubscribeFunc("", func(ev cdp.RawEvent) { f.onGuardEvent(b, ev) },
-		cdp.TargetAttachedToTarget, cdp.TargetDetachedFromTarget, cdp.InspectorTargetReloadedAfterCrash)
+		cdp.TargetAttachedToTarget, cdp.TargetDetachedFromTarget, cdp.InspectorTargetReloadedAfterCrash, cdp.PreloadRuleSetUpdated)
 	if err := cdp.TargetSetAutoAttach.Do(ctx, b.rootSession(), autoAttachAll); err != nil {
 		return fmt.Errorf("refuse WebSockets under the URL patterns: %w", err)
 	}
@@ -208,6 +208,21 @@ func (f *urlFilter) socketsRefused(ctx context.Context, targetID string) bool {
 func (f *urlFilter) onGuardEvent(b *Browser, raw cdp.RawEvent) {
 	g := f.sockets
 	switch raw.Method {
+	case cdp.PreloadRuleSetUpdated.Method:
+		// Rules the speculation guard's script did not see: removed now.
+		ev, err := cdp.PreloadRuleSetUpdated.Decode(raw.Params)
+		if err != nil || ev.RuleSet.BackendNodeID == 0 {
+			return
+		}
+		g.mu.Lock()
+		id := g.sessions[raw.SessionID]
+		g.mu.Unlock()
+		s := b.conn.Session(raw.SessionID)
+		b.bg.Go(func(ctx context.Context) {
+			if err := removeRuleSet(ctx, s, id, ev.RuleSet.BackendNodeID); err != nil {
+				b.bg.failed(id, "remove speculation rules", err)
+			}
+		})
 	case cdp.InspectorTargetReloadedAfterCrash.Method:
 		// A service worker restarting, paused again: the rule is set anew
 		// (Chrome keeps it, but nothing promises that) before it runs.
@@ -241,7 +256,11 @@ func (f *urlFilter) onGuardEvent(b *Browser, raw cdp.RawEvent) {
 // however long the server takes to send it. A target whose rule could not
 // be set is left paused.
 func (f *urlFilter) refuseSockets(ctx context.Context, b *Browser, s *cdp.Session, info cdp.TargetInfo, t *guardedTarget) {
-	ok := setSocketRule(ctx, s, func(method string, err error) { b.bg.failed(info.TargetID, method, err) })
+	fail := func(method string, err error) { b.bg.failed(info.TargetID, method, err) }
+	ok := setSocketRule(ctx, s, fail)
+	if ok && f.speculation {
+		ok = guardSpeculation(ctx, s, info, fail)
+	}
 	f.sockets.settle(t, ok)
 	if !ok {
 		return
