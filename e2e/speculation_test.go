@@ -75,8 +75,12 @@ func speculationSite(t *testing.T) (*httptest.Server, *requestLog) {
 		case "/ok/inline":
 			fmt.Fprintf(w, `<title>Inline rules</title><link rel="prefetch" href="/blocked/lpf"><link rel="prerender" href="/blocked/lpr"><a href="/blocked/ipr">Go</a><script type="speculationrules">%s</script>`, rules("i"))
 		case "/ok/header":
+			// The server takes the header off: the rest, cookies
+			// included, stays as sent.
 			w.Header().Set("Speculation-Rules", `"/ok/rules.json"`)
-			fmt.Fprint(w, `<title>Header rules</title><a href="/blocked/hpr">Go</a>`)
+			w.Header().Add("Set-Cookie", "a=1; Path=/")
+			w.Header().Add("Set-Cookie", "b=2; Path=/")
+			fmt.Fprint(w, `<title>Header rules</title><a href="/blocked/hpr">Go</a><p id="c"></p><script>c.textContent = "cookies " + document.cookie</script>`)
 		case "/ok/rules.json":
 			w.Header().Set("Content-Type", "application/speculationrules+json")
 			fmt.Fprint(w, rules("h"))
@@ -133,6 +137,9 @@ func TestSpeculativeLoadsObeyTheURLPolicy(t *testing.T) {
 			s := start(t)
 			for _, path := range []string{"/ok/inline", "/ok/header", "/ok/dynamic", "/ok/write", "/ok/retype", "/ok/shadow", "/ok/frame"} {
 				snap := s.open(site, path)
+				if path == "/ok/header" {
+					mustContain(t, snap, "cookies a=1; b=2")
+				}
 				out := s.ok("click", map[string]any{"uid": uidOf(t, snap, `link "Go"`)})
 				if snap := s.ok("take_snapshot", nil); strings.Contains(snap, "Refused page") || strings.Contains(out, "Refused page") {
 					t.Fatalf("%s: the link showed the refused page:\n%s\n%s", path, out, snap)

@@ -111,10 +111,13 @@ func (f *urlFilter) answer(b *Browser, raw cdp.RawEvent) {
 		// A document response (documentResponses): it goes on without
 		// its Speculation-Rules header.
 		if headers, had := withoutSpeculationRules(ev.ResponseHeaders); had {
-			if err := cdp.FetchContinueResponse.Do(ctx, browser, cdp.ContinueResponseParams{RequestID: ev.RequestID, ResponseCode: ev.ResponseStatusCode, ResponseHeaders: headers}); err != nil {
-				b.bg.failed("browser", cdp.FetchContinueResponse.Method, fmt.Errorf("response of %s: %w", ev.Request.URL, err))
+			err := cdp.FetchContinueResponse.Do(ctx, browser, cdp.ContinueResponseParams{RequestID: ev.RequestID, ResponseCode: ev.ResponseStatusCode, ResponseHeaders: headers})
+			if err == nil {
+				return
 			}
-			return
+			// Headers Chrome will not take back: the page loads as sent
+			// (its script guard still stands) rather than hang.
+			b.bg.failed("browser", cdp.FetchContinueResponse.Method, fmt.Errorf("response of %s: %w", ev.Request.URL, err))
 		}
 		if err := cdp.FetchContinueRequest.Do(ctx, browser, cdp.ContinueRequestParams{RequestID: ev.RequestID}); err != nil {
 			b.bg.failed("browser", cdp.FetchContinueRequest.Method, fmt.Errorf("response of %s: %w", ev.Request.URL, err))
