@@ -52,7 +52,7 @@ func guardSpeculation(ctx context.Context, s *cdp.Session, info cdp.TargetInfo, 
 		fail(cdp.PageEnable.Method, leftPausedRules(err))
 		return false
 	}
-	if _, err := cdp.PageAddScriptToEvaluateOnNewDocument.Call(ctx, s, cdp.AddScriptParams{Source: speculationGuardJS, RunImmediately: true, WorldName: speculationWorld}); err != nil {
+	if _, err := cdp.PageAddScriptToEvaluateOnNewDocument.Call(ctx, s, cdp.AddScriptParams{Source: "(" + speculationGuardJS + ")()", RunImmediately: true, WorldName: speculationWorld}); err != nil {
 		fail(cdp.PageAddScriptToEvaluateOnNewDocument.Method, leftPausedRules(err))
 		return false
 	}

@@ -9,7 +9,8 @@
 // observer's microtask is queued before that when the parser inserts the
 // script, so the rules are gone before they are sent. Rules in shadow
 // trees, which no observer here sees, are removed when Chrome reports them.
-(() => {
+// The function runs as it is added, with no arguments.
+() => {
   const isRules = n => n.nodeType === 1 && n.localName === 'script' &&
       String(n.getAttribute('type') || '').trim().toLowerCase() === 'speculationrules';
   const drop = n => {
@@ -34,4 +35,4 @@
       }
     }
   }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['type']});
-})();
+}
