@@ -43,7 +43,8 @@ func (l *requestLog) matching(substr string) []string {
 // (/ok/inline) and from a Speculation-Rules header (/ok/header); added by
 // a script once the style is clean, so that Chrome sends them at once
 // (/ok/dynamic), through document.write (/ok/write), by turning an empty
-// script into rules (/ok/retype), in a closed shadow root, where no
+// script into rules (/ok/retype), written into the document reopened
+// (/ok/reopen), cloned from a template (/ok/template), in a closed shadow root, where no
 // observer sees them, for the press on the link (/ok/shadow), and in an
 // iframe, inline and from a header (/ok/frame). Each has a link "Go" to
 // its prerendered page; the inline one also has the older
@@ -65,6 +66,10 @@ func speculationSite(t *testing.T) (*httptest.Server, *requestLog) {
 			fmt.Fprintf(w, `<title>Written rules</title><a href="/blocked/wpr">Go</a><script>document.write('<script type="SpeculationRules">' + %q + '</scr' + 'ipt>');</script>`, rules("w"))
 		case "/ok/retype":
 			fmt.Fprintf(w, `<title>Retyped rules</title><a href="/blocked/rpr">Go</a><script>const s = document.createElement("script"); document.head.append(s); s.type = "speculationrules"; getComputedStyle(document.body).color; s.append(%q);</script>`, rules("r"))
+		case "/ok/reopen":
+			fmt.Fprintf(w, `<title>Reopened</title><script>onload = () => { document.open(); document.write('<title>Reopened</title><a href="/blocked/opr">Go</a><script type="speculationrules">' + %q + '</scr' + 'ipt>'); document.close(); }</script>`, rules("o"))
+		case "/ok/template":
+			fmt.Fprintf(w, `<title>Template rules</title><a href="/blocked/tpr">Go</a><template id="tpl"><script type="speculationrules">%s</script></template><script>getComputedStyle(document.body).color; document.body.append(document.importNode(tpl.content, true));</script>`, rules("t"))
 		case "/ok/shadow":
 			fmt.Fprintf(w, `<title>Shadow rules</title><a href="/blocked/spr">Go</a><div id="host"></div><script>const s = document.createElement("script"); s.type = "speculationrules"; s.text = %q; host.attachShadow({mode: "closed"}).append(s);</script>`, rulesWhen("s", "conservative"))
 		case "/ok/frame":
@@ -135,7 +140,7 @@ func TestSpeculativeLoadsObeyTheURLPolicy(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			site, log := speculationSite(t)
 			s := start(t)
-			for _, path := range []string{"/ok/inline", "/ok/header", "/ok/dynamic", "/ok/write", "/ok/retype", "/ok/shadow", "/ok/frame"} {
+			for _, path := range []string{"/ok/inline", "/ok/header", "/ok/dynamic", "/ok/write", "/ok/retype", "/ok/reopen", "/ok/template", "/ok/shadow", "/ok/frame"} {
 				snap := s.open(site, path)
 				if path == "/ok/header" {
 					mustContain(t, snap, "cookies a=1; b=2")
