@@ -158,7 +158,7 @@ func warnURLPolicyGaps(cfg *config.Config, log *slog.Logger) {
 		// loads pass beside every DevTools interception: the speculation
 		// guard keeps the rules from Chrome, all but those it learns of
 		// only once Chrome has them.
-		log.Warn(flag + " keeps the speculation rules (prefetch and prerender) of pages from a Chrome it attaches to as they load, but not an immediate prefetch asked for inside a shadow root, by a page loaded before the server attached or by a Speculation-Rules header a service worker made up: turn off Settings > Performance > Preload pages in that Chrome to stop every speculative load")
+		log.Warn(flag + " keeps the speculation rules (prefetch and prerender) of pages from a Chrome it attaches to as they load, but not an immediate prefetch asked for inside a shadow root or by a page loaded before the server attached: turn off Settings > Performance > Preload pages in that Chrome to stop every speculative load")
 	}
 }
 

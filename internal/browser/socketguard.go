@@ -257,7 +257,7 @@ func (f *urlFilter) onGuardEvent(b *Browser, raw cdp.RawEvent) {
 // be set is left paused.
 func (f *urlFilter) refuseSockets(ctx context.Context, b *Browser, s *cdp.Session, info cdp.TargetInfo, t *guardedTarget) {
 	fail := func(method string, err error) { b.bg.failed(info.TargetID, method, err) }
-	ok := setSocketRule(ctx, s, fail)
+	ok := setSocketRule(ctx, s, fail) && keepServiceWorkersOut(ctx, s, info, fail)
 	if ok && f.speculation {
 		ok = guardSpeculation(ctx, s, info, fail)
 	}
@@ -287,6 +287,27 @@ func setSocketRule(ctx context.Context, s *cdp.Session, fail func(method string,
 	}
 	if err := cdp.TargetSetAutoAttach.Do(ctx, s, autoAttachRelated); err != nil {
 		fail(cdp.TargetSetAutoAttach.Method, leftPaused(err))
+		return false
+	}
+	return true
+}
+
+// keepServiceWorkersOut has every request of a page, iframe or worker go
+// to the network, where Fetch checks it, rather than to a service worker:
+// Chrome makes a service worker's navigation preload request itself,
+// beside every DevTools interception, as soon as a navigation into its
+// scope starts (so a link to a refused URL would load it), and a service
+// worker can answer with pages, speculation rules included, that no
+// response the server sees holds. A target without the Network domain has
+// no such requests.
+func keepServiceWorkersOut(ctx context.Context, s *cdp.Session, info cdp.TargetInfo, fail func(method string, err error)) bool {
+	switch info.Type {
+	case "page", "iframe", "worker", "shared_worker":
+	default:
+		return true
+	}
+	if err := cdp.NetworkSetBypassServiceWorker.Do(ctx, s, cdp.BypassServiceWorkerParams{Bypass: true}); err != nil && !noSuchMethod(err) {
+		fail(cdp.NetworkSetBypassServiceWorker.Method, leftPaused(err))
 		return false
 	}
 	return true
