@@ -138,7 +138,7 @@ func newApp(cfg *config.Config, stderr io.Writer) (*app, error) {
 // urlPolicyGaps is what --blockedUrlPattern / --allowedUrlPattern cannot
 // hold: Chrome lets no client decide on these connections, and they are
 // not refused wholesale as WebSockets are.
-const urlPolicyGaps = "WebRTC, WebTransport, DNS lookups, preconnects and service workers' background fetches"
+const urlPolicyGaps = "WebRTC, WebTransport, DNS lookups and preconnects"
 
 // warnURLPolicyGaps says once, at start, what a URL policy leaves open, so
 // that a user who relies on it to keep pages from reaching the network

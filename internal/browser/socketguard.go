@@ -228,7 +228,7 @@ func (f *urlFilter) onGuardEvent(b *Browser, raw cdp.RawEvent) {
 		// (Chrome keeps it, but nothing promises that) before it runs.
 		if t, id := g.restarted(raw.SessionID); t != nil {
 			s := b.conn.Session(raw.SessionID)
-			b.bg.Go(func(ctx context.Context) { f.refuseSockets(ctx, b, s, cdp.TargetInfo{TargetID: id}, t) })
+			b.bg.Go(func(ctx context.Context) { f.refuseSockets(ctx, b, s, cdp.TargetInfo{TargetID: id, Type: "service_worker"}, t) })
 		}
 	case cdp.TargetDetachedFromTarget.Method:
 		if ev, err := cdp.TargetDetachedFromTarget.Decode(raw.Params); err == nil {
@@ -257,7 +257,7 @@ func (f *urlFilter) onGuardEvent(b *Browser, raw cdp.RawEvent) {
 // be set is left paused.
 func (f *urlFilter) refuseSockets(ctx context.Context, b *Browser, s *cdp.Session, info cdp.TargetInfo, t *guardedTarget) {
 	fail := func(method string, err error) { b.bg.failed(info.TargetID, method, err) }
-	ok := setSocketRule(ctx, s, fail) && keepServiceWorkersOut(ctx, s, info, fail)
+	ok := setSocketRule(ctx, s, fail) && keepServiceWorkersOut(ctx, s, info, fail) && refuseBackgroundFetches(ctx, s, info, fail)
 	if ok && f.speculation {
 		ok = guardSpeculation(ctx, s, info, fail)
 	}
@@ -309,6 +309,30 @@ func keepServiceWorkersOut(ctx context.Context, s *cdp.Session, info cdp.TargetI
 	if err := cdp.NetworkSetBypassServiceWorker.Do(ctx, s, cdp.BypassServiceWorkerParams{Bypass: true}); err != nil && !noSuchMethod(err) {
 		fail(cdp.NetworkSetBypassServiceWorker.Method, leftPaused(err))
 		return false
+	}
+	return true
+}
+
+// refuseBackgroundFetches has background fetches fail in a page, iframe
+// or worker (see no-background-fetch.js): in a page's documents from their
+// start, in a worker before its script runs.
+func refuseBackgroundFetches(ctx context.Context, s *cdp.Session, info cdp.TargetInfo, fail func(method string, err error)) bool {
+	src := "(" + noBackgroundFetchJS + ")()"
+	switch info.Type {
+	case "page", "iframe":
+		if err := cdp.PageEnable.Do(ctx, s); err != nil {
+			fail(cdp.PageEnable.Method, leftPaused(err))
+			return false
+		}
+		if _, err := cdp.PageAddScriptToEvaluateOnNewDocument.Call(ctx, s, cdp.AddScriptParams{Source: src, RunImmediately: true}); err != nil {
+			fail(cdp.PageAddScriptToEvaluateOnNewDocument.Method, leftPaused(err))
+			return false
+		}
+	case "service_worker", "worker", "shared_worker":
+		if _, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: src}); err != nil {
+			fail(cdp.RuntimeEvaluate.Method, leftPaused(err))
+			return false
+		}
 	}
 	return true
 }
