@@ -228,7 +228,9 @@ func (f *urlFilter) onGuardEvent(b *Browser, raw cdp.RawEvent) {
 		// (Chrome keeps it, but nothing promises that) before it runs.
 		if t, id := g.restarted(raw.SessionID); t != nil {
 			s := b.conn.Session(raw.SessionID)
-			b.bg.Go(func(ctx context.Context) { f.refuseSockets(ctx, b, s, cdp.TargetInfo{TargetID: id, Type: "service_worker"}, t) })
+			b.bg.Go(func(ctx context.Context) {
+				f.refuseSockets(ctx, b, s, cdp.TargetInfo{TargetID: id, Type: "service_worker"}, t)
+			})
 		}
 	case cdp.TargetDetachedFromTarget.Method:
 		if ev, err := cdp.TargetDetachedFromTarget.Decode(raw.Params); err == nil {
