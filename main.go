@@ -155,8 +155,10 @@ func warnURLPolicyGaps(cfg *config.Config, log *slog.Logger) {
 	if cfg.AutoConnect || cfg.BrowserURL != "" || cfg.WSEndpoint != "" {
 		// The launched browser's profile gets preloading turned off; the
 		// user's own Chrome keeps its setting, and Chrome's speculative
-		// loads pass beside every DevTools interception.
-		log.Warn(flag + " cannot stop the speculative loads (speculation rules' prefetch and prerender) of a Chrome it attaches to: turn off Settings > Performance > Preload pages in that Chrome, or pages can load refused URLs that way")
+		// loads pass beside every DevTools interception: the speculation
+		// guard keeps the rules from Chrome, all but those it learns of
+		// only once Chrome has them.
+		log.Warn(flag + " keeps the speculation rules (prefetch and prerender) of pages from a Chrome it attaches to as they load, but not an immediate prefetch asked for inside a shadow root or by a page loaded before the server attached: turn off Settings > Performance > Preload pages in that Chrome to stop every speculative load")
 	}
 }
 

@@ -139,10 +139,18 @@ type IssueAddedEvent struct {
 	} `json:"issue"`
 }
 
+// BypassServiceWorkerParams are the parameters of
+// Network.setBypassServiceWorker: with Bypass, no service worker answers
+// the target's requests; they all go to the network.
+type BypassServiceWorkerParams struct {
+	Bypass bool `json:"bypass"`
+}
+
 // The Network, Log and Audits domains' commands and events, and the Runtime
 // events about the console.
 var (
 	NetworkEnable                     = Action{"Network.enable"}
+	NetworkSetBypassServiceWorker     = Command[BypassServiceWorkerParams, Empty]{"Network.setBypassServiceWorker"}
 	NetworkGetResponseBody            = Command[RequestIDParams, ResponseBody]{"Network.getResponseBody"}
 	NetworkGetRequestPostData         = Command[RequestIDParams, PostData]{"Network.getRequestPostData"}
 	NetworkRequestWillBeSent          = Event[RequestWillBeSentEvent]{"Network.requestWillBeSent"}

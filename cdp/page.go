@@ -102,6 +102,8 @@ type AddScriptParams struct {
 	Source string `json:"source"`
 	// RunImmediately also runs the script in the current document.
 	RunImmediately bool `json:"runImmediately,omitempty"`
+	// WorldName runs it in an isolated world of that name, made for it.
+	WorldName string `json:"worldName,omitempty"`
 }
 
 // ScriptID names a script added with Page.addScriptToEvaluateOnNewDocument

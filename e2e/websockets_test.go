@@ -140,8 +140,9 @@ func TestURLPolicyRefusesWebSocketsOfSlowServiceWorkers(t *testing.T) {
 
 // TestURLPolicyRefusesWebSocketsOfRestartedServiceWorkers: a service worker
 // that was stopped starts again in place, in its old session, paused once
-// more; the guard must set its rule again and let it run, or every fetch
-// of the pages it controls hangs.
+// more; the guard must set its rule again and let it run, or it never
+// answers its pages (under a URL policy their requests go to the network,
+// not to it: a message starts it again).
 func TestURLPolicyRefusesWebSocketsOfRestartedServiceWorkers(t *testing.T) {
 	probe := &socketProbe{done: map[string]string{}}
 	mux := http.NewServeMux()
@@ -151,7 +152,7 @@ func TestURLPolicyRefusesWebSocketsOfRestartedServiceWorkers(t *testing.T) {
 		// Each start of the worker reports under a name of its own.
 		w.Write([]byte(sockScript + `probe('sw' + Date.now());
 			self.addEventListener('activate', e => e.waitUntil(clients.claim()));
-			self.addEventListener('fetch', e => { if (e.request.url.endsWith('/again')) e.respondWith(new Response('answered by the worker')); });`))
+			self.addEventListener('message', e => e.source.postMessage('answered by the worker'));`))
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -197,7 +198,10 @@ func TestURLPolicyRefusesWebSocketsOfRestartedServiceWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mustContain(t, s.ok("evaluate_script", map[string]any{"function": "async () => (await fetch('/again')).text()"}), "answered by the worker")
+	mustContain(t, s.ok("evaluate_script", map[string]any{"function": `() => new Promise(answered => {
+		navigator.serviceWorker.onmessage = e => answered(e.data);
+		navigator.serviceWorker.ready.then(r => r.active.postMessage('again'));
+	})`}), "answered by the worker")
 	eventually(t, "the restarted service worker's WebSocket to end", ended(2))
 	probe.mu.Lock()
 	defer probe.mu.Unlock()

@@ -52,6 +52,21 @@ func TestHTTPRefusesWebPages(t *testing.T) {
 		{"a no-cors fetch from the own origin", nil, map[string]string{"Origin": "http://127.0.0.1:PORT", "Sec-Fetch-Mode": "no-cors"}, false},
 		{"a form posted to it", nil, map[string]string{"Sec-Fetch-Mode": "navigate"}, false},
 		{"a cors fetch from the own origin", nil, map[string]string{"Origin": "http://127.0.0.1:PORT", "Sec-Fetch-Mode": "cors"}, true},
+		{"own origin, IPv4-mapped IPv6", nil, map[string]string{"Origin": "http://[::ffff:127.0.0.1]:PORT"}, true},
+		{"own origin with a trailing dot", nil, map[string]string{"Origin": "http://localhost.:PORT"}, false},
+		{"own origin, port with a leading zero", nil, map[string]string{"Origin": "http://127.0.0.1:0PORT"}, false},
+		{"own origin, port twice", nil, map[string]string{"Origin": "http://127.0.0.1:PORT:PORT"}, false},
+		{"a subdomain of localhost", nil, map[string]string{"Origin": "http://evil.localhost:PORT"}, false},
+		{"the any address", nil, map[string]string{"Origin": "http://0.0.0.0:PORT"}, false},
+		{"a file: page", nil, map[string]string{"Origin": "file://"}, false},
+		{"a chrome-extension page", nil, map[string]string{"Origin": "chrome-extension://abcdefghijklmnop"}, false},
+		{"Host with a trailing dot", nil, map[string]string{"Host": "localhost.:PORT"}, false},
+		{"Host a subdomain of localhost", nil, map[string]string{"Host": "evil.localhost:PORT"}, false},
+		{"Host the any address", nil, map[string]string{"Host": "0.0.0.0:PORT"}, false},
+		{"Host IPv4-mapped IPv6 loopback", nil, map[string]string{"Host": "[::ffff:127.0.0.1]:PORT"}, true},
+		{"a cross-site navigation without Origin", nil, map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate"}, false},
+		{"a cross-site no-cors request without Origin", nil, map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "No-Cors"}, false},
+		{"a websocket handshake", nil, map[string]string{"Origin": "http://127.0.0.1:PORT", "Sec-Fetch-Mode": "websocket"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -202,6 +202,7 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 	}
 	b.targets = b.conn.SubscribeFunc("", b.onEvent, targetEvents...)
 	if b.filter = newURLFilter(m.opts.BlockedURLPatterns, m.opts.AllowedURLPatterns); b.filter != nil {
+		b.filter.speculation = b.proc == nil && m.opts.Dial == nil
 		if err := b.filter.install(ctx, b); err != nil {
 			b.shutdown(ctx)
 			return nil, err

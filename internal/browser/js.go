@@ -52,6 +52,10 @@ var (
 	isCheckedJS string // reports whether a checkbox is checked
 	//go:embed js/leave-guard.js
 	leaveGuardJS string // arms or disarms the beforeunload listener of a user's tab
+	//go:embed js/no-background-fetch.js
+	noBackgroundFetchJS string // makes background fetches fail under a URL policy
+	//go:embed js/speculation-guard.js
+	speculationGuardJS string // removes a document's speculation rules as they appear
 	//go:embed js/page-box.js
 	pageBoxJS string // measures the top document's scroll position, viewport and size
 	//go:embed js/page-tools.js

@@ -160,7 +160,7 @@ func (f *urlFilter) guardSockets(ctx context.Context, b *Browser) error {
 	g := newSocketGuard()
 	f.sockets = g
 	g.sub = b.conn.SubscribeFunc("", func(ev cdp.RawEvent) { f.onGuardEvent(b, ev) },
-		cdp.TargetAttachedToTarget, cdp.TargetDetachedFromTarget, cdp.InspectorTargetReloadedAfterCrash)
+		cdp.TargetAttachedToTarget, cdp.TargetDetachedFromTarget, cdp.InspectorTargetReloadedAfterCrash, cdp.PreloadRuleSetUpdated)
 	if err := cdp.TargetSetAutoAttach.Do(ctx, b.rootSession(), autoAttachAll); err != nil {
 		return fmt.Errorf("refuse WebSockets under the URL patterns: %w", err)
 	}
@@ -208,12 +208,29 @@ func (f *urlFilter) socketsRefused(ctx context.Context, targetID string) bool {
 func (f *urlFilter) onGuardEvent(b *Browser, raw cdp.RawEvent) {
 	g := f.sockets
 	switch raw.Method {
+	case cdp.PreloadRuleSetUpdated.Method:
+		// Rules the speculation guard's script did not see: removed now.
+		ev, err := cdp.PreloadRuleSetUpdated.Decode(raw.Params)
+		if err != nil || ev.RuleSet.BackendNodeID == 0 {
+			return
+		}
+		g.mu.Lock()
+		id := g.sessions[raw.SessionID]
+		g.mu.Unlock()
+		s := b.conn.Session(raw.SessionID)
+		b.bg.Go(func(ctx context.Context) {
+			if err := removeRuleSet(ctx, s, id, ev.RuleSet.BackendNodeID); err != nil {
+				b.bg.failed(id, "remove speculation rules", err)
+			}
+		})
 	case cdp.InspectorTargetReloadedAfterCrash.Method:
 		// A service worker restarting, paused again: the rule is set anew
 		// (Chrome keeps it, but nothing promises that) before it runs.
 		if t, id := g.restarted(raw.SessionID); t != nil {
 			s := b.conn.Session(raw.SessionID)
-			b.bg.Go(func(ctx context.Context) { f.refuseSockets(ctx, b, s, cdp.TargetInfo{TargetID: id}, t) })
+			b.bg.Go(func(ctx context.Context) {
+				f.refuseSockets(ctx, b, s, cdp.TargetInfo{TargetID: id, Type: "service_worker"}, t)
+			})
 		}
 	case cdp.TargetDetachedFromTarget.Method:
 		if ev, err := cdp.TargetDetachedFromTarget.Decode(raw.Params); err == nil {
@@ -241,7 +258,11 @@ func (f *urlFilter) onGuardEvent(b *Browser, raw cdp.RawEvent) {
 // however long the server takes to send it. A target whose rule could not
 // be set is left paused.
 func (f *urlFilter) refuseSockets(ctx context.Context, b *Browser, s *cdp.Session, info cdp.TargetInfo, t *guardedTarget) {
-	ok := setSocketRule(ctx, s, func(method string, err error) { b.bg.failed(info.TargetID, method, err) })
+	fail := func(method string, err error) { b.bg.failed(info.TargetID, method, err) }
+	ok := setSocketRule(ctx, s, fail) && keepServiceWorkersOut(ctx, s, info, fail) && refuseBackgroundFetches(ctx, s, info, fail)
+	if ok && f.speculation {
+		ok = guardSpeculation(ctx, s, info, fail)
+	}
 	f.sockets.settle(t, ok)
 	if !ok {
 		return
@@ -269,6 +290,51 @@ func setSocketRule(ctx context.Context, s *cdp.Session, fail func(method string,
 	if err := cdp.TargetSetAutoAttach.Do(ctx, s, autoAttachRelated); err != nil {
 		fail(cdp.TargetSetAutoAttach.Method, leftPaused(err))
 		return false
+	}
+	return true
+}
+
+// keepServiceWorkersOut has every request of a page, iframe or worker go
+// to the network, where Fetch checks it, rather than to a service worker:
+// Chrome makes a service worker's navigation preload request itself,
+// beside every DevTools interception, as soon as a navigation into its
+// scope starts (so a link to a refused URL would load it), and a service
+// worker can answer with pages, speculation rules included, that no
+// response the server sees holds. A target without the Network domain has
+// no such requests.
+func keepServiceWorkersOut(ctx context.Context, s *cdp.Session, info cdp.TargetInfo, fail func(method string, err error)) bool {
+	switch info.Type {
+	case "page", "iframe", "worker", "shared_worker":
+	default:
+		return true
+	}
+	if err := cdp.NetworkSetBypassServiceWorker.Do(ctx, s, cdp.BypassServiceWorkerParams{Bypass: true}); err != nil && !noSuchMethod(err) {
+		fail(cdp.NetworkSetBypassServiceWorker.Method, leftPaused(err))
+		return false
+	}
+	return true
+}
+
+// refuseBackgroundFetches has background fetches fail in a page, iframe
+// or worker (see no-background-fetch.js): in a page's documents from their
+// start, in a worker before its script runs.
+func refuseBackgroundFetches(ctx context.Context, s *cdp.Session, info cdp.TargetInfo, fail func(method string, err error)) bool {
+	src := "(" + noBackgroundFetchJS + ")()"
+	switch info.Type {
+	case "page", "iframe":
+		if err := cdp.PageEnable.Do(ctx, s); err != nil {
+			fail(cdp.PageEnable.Method, leftPaused(err))
+			return false
+		}
+		if _, err := cdp.PageAddScriptToEvaluateOnNewDocument.Call(ctx, s, cdp.AddScriptParams{Source: src, RunImmediately: true}); err != nil {
+			fail(cdp.PageAddScriptToEvaluateOnNewDocument.Method, leftPaused(err))
+			return false
+		}
+	case "service_worker", "worker", "shared_worker":
+		if _, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: src}); err != nil {
+			fail(cdp.RuntimeEvaluate.Method, leftPaused(err))
+			return false
+		}
 	}
 	return true
 }

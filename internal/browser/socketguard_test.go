@@ -104,6 +104,18 @@ func TestPageLetsWorkersRunOnlyUnderTheSocketRule(t *testing.T) {
 		t.Fatalf("sent %s in %q, want the worker's own auto-attach", nested.Method, nested.session)
 	}
 	ft.send(t, `{"id":%d,"sessionId":"G","result":{}}`, nested.ID)
+	// A worker's requests go to the network, not to a service worker.
+	bypass, _ := ft.next(t, 10*time.Second)
+	if bypass.Method != "Network.setBypassServiceWorker" || bypass.session != "G" || !strings.Contains(string(bypass.Params), `"bypass":true`) {
+		t.Fatalf("sent %s %s in %q, want the service worker bypass in G", bypass.Method, bypass.Params, bypass.session)
+	}
+	ft.send(t, `{"id":%d,"sessionId":"G","result":{}}`, bypass.ID)
+	// Its background fetches fail, before its script runs.
+	refuse, _ := ft.next(t, 10*time.Second)
+	if refuse.Method != "Runtime.evaluate" || refuse.session != "G" || !strings.Contains(string(refuse.Params), "BackgroundFetchManager") {
+		t.Fatalf("sent %s %s in %q, want the background fetch refusal in G", refuse.Method, refuse.Params, refuse.session)
+	}
+	ft.send(t, `{"id":%d,"sessionId":"G","result":{"result":{"type":"undefined"}}}`, refuse.ID)
 	// Now the guard and the page both let it run, and the page detaches.
 	want := map[string]bool{"Runtime.runIfWaitingForDebugger G": true, "Runtime.runIfWaitingForDebugger P": true, "Target.detachFromTarget S P": true}
 	for len(want) > 0 {

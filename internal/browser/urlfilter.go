@@ -19,6 +19,9 @@ type urlFilter struct {
 
 	sub     *cdp.Subscription // the paused requests, once installed
 	sockets *socketGuard      // the socket guard, when WebSockets are refused
+	// speculation turns on the speculation guard (speculationguard.go), in
+	// a browser whose profile the server did not set up.
+	speculation bool
 
 	mu     sync.Mutex
 	denied map[string]string // recently refused URL -> why, for navigation errors
@@ -71,7 +74,11 @@ func (f *urlFilter) why(u string) string {
 // with the browser's lifetime context.
 func (f *urlFilter) install(ctx context.Context, b *Browser) error {
 	f.sub = b.conn.SubscribeFunc("", func(ev cdp.RawEvent) { f.answer(b, ev) }, cdp.FetchRequestPaused)
-	if err := cdp.FetchEnable.Do(ctx, b.rootSession(), cdp.FetchEnableParams{Patterns: []cdp.RequestPattern{{URLPattern: "*"}}}); err != nil {
+	patterns := []cdp.RequestPattern{{URLPattern: "*"}}
+	if f.speculation {
+		patterns = append(patterns, documentResponses)
+	}
+	if err := cdp.FetchEnable.Do(ctx, b.rootSession(), cdp.FetchEnableParams{Patterns: patterns}); err != nil {
 		return fmt.Errorf("enforce URL patterns: %w", err)
 	}
 	return nil
@@ -97,6 +104,26 @@ func (f *urlFilter) answer(b *Browser, raw cdp.RawEvent) {
 		b.bg.failed("browser", raw.Method, fmt.Errorf("decode: %w", err))
 		return
 	}
+	ctx, cancel := context.WithTimeout(b.bg.ctx, 10*time.Second)
+	defer cancel()
+	browser := b.rootSession()
+	if ev.ResponseStatusCode != 0 || ev.ResponseErrorReason != "" {
+		// A document response (documentResponses): it goes on without
+		// its Speculation-Rules header.
+		if headers, had := withoutSpeculationRules(ev.ResponseHeaders); had {
+			err := cdp.FetchContinueResponse.Do(ctx, browser, cdp.ContinueResponseParams{RequestID: ev.RequestID, ResponseCode: ev.ResponseStatusCode, ResponseHeaders: headers})
+			if err == nil {
+				return
+			}
+			// Headers Chrome will not take back: the page loads as sent
+			// (its script guard still stands) rather than hang.
+			b.bg.failed("browser", cdp.FetchContinueResponse.Method, fmt.Errorf("response of %s: %w", ev.Request.URL, err))
+		}
+		if err := cdp.FetchContinueRequest.Do(ctx, browser, cdp.ContinueRequestParams{RequestID: ev.RequestID}); err != nil {
+			b.bg.failed("browser", cdp.FetchContinueRequest.Method, fmt.Errorf("response of %s: %w", ev.Request.URL, err))
+		}
+		return
+	}
 	why := f.verdict(ev.Request.URL)
 	if why != "" {
 		f.mu.Lock()
@@ -106,9 +133,6 @@ func (f *urlFilter) answer(b *Browser, raw cdp.RawEvent) {
 		f.denied[ev.Request.URL], f.last = why, why
 		f.mu.Unlock()
 	}
-	ctx, cancel := context.WithTimeout(b.bg.ctx, 10*time.Second)
-	defer cancel()
-	browser := b.rootSession()
 	if why != "" {
 		if err := cdp.FetchFailRequest.Do(ctx, browser, cdp.FailRequestParams{RequestID: ev.RequestID, ErrorReason: "BlockedByClient"}); err != nil {
 			b.bg.failed("browser", cdp.FetchFailRequest.Method, fmt.Errorf("request %s: %w", ev.Request.URL, err))

@@ -190,8 +190,8 @@ func Body(body []byte, contentType string) []byte {
 		if out, ok := redactPairs(string(body)); ok {
 			return []byte(out)
 		}
-	case mt == "multipart/form-data":
-		if out, ok := redactMultipart(body, params["boundary"]); ok {
+	case strings.HasPrefix(mt, "multipart/"):
+		if out, ok := redactMultipart(body, boundaryOf(contentType, params, body)); ok {
 			return out
 		}
 	case mt == "application/json" || strings.HasSuffix(mt, "+json") || json.Valid(body) && len(bytes.TrimSpace(body)) > 0 && strings.ContainsAny(string(bytes.TrimSpace(body)[:1]), "{["):
@@ -232,11 +232,11 @@ func ResponseBody(body []byte, contentType string) []byte {
 }
 
 // textBody applies the free-text rule to body unless it is a multipart
-// form (whose parts redactMultipart already went through) or not UTF-8
-// text.
+// body with a boundary (whose parts redactMultipart already went through)
+// or not UTF-8 text.
 func textBody(body []byte, contentType string) []byte {
-	mt, _, _ := mime.ParseMediaType(contentType)
-	if mt == "multipart/form-data" || !utf8.Valid(body) {
+	mt, params, _ := mime.ParseMediaType(contentType)
+	if strings.HasPrefix(mt, "multipart/") && boundaryOf(contentType, params, body) != "" || !utf8.Valid(body) {
 		return body
 	}
 	if t := Text(string(body)); t != string(body) {

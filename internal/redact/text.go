@@ -122,6 +122,31 @@ func redactMultipart(body []byte, boundary string) ([]byte, bool) {
 	return bytes.Join(chunks, delim), true
 }
 
+// boundaryOf returns the boundary of a multipart body: its Content-Type's
+// boundary parameter, also when MIME parsing refused it (an unquoted value
+// with "=" or ":", such as ----=_Part_0:1, which servers take), or else,
+// when the body does not hold the one declared, the body's first
+// delimiter line; "" when there is none.
+func boundaryOf(contentType string, params map[string]string, body []byte) string {
+	b := params["boundary"]
+	if b == "" {
+		for p := range strings.SplitSeq(contentType, ";") {
+			k, v, ok := strings.Cut(p, "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "boundary") {
+				b = strings.Trim(strings.TrimSpace(v), `"`)
+				break
+			}
+		}
+	}
+	if b != "" && bytes.Contains(body, []byte("--"+b)) {
+		return b
+	}
+	if line, _, ok := bytes.Cut(bytes.TrimLeft(body, "\r\n"), []byte("\r\n")); ok && bytes.HasPrefix(line, []byte("--")) && len(line) > 2 {
+		return string(bytes.TrimSpace(line[2:]))
+	}
+	return ""
+}
+
 // partNames reads the field name and file name of a multipart part from
 // its Content-Disposition header.
 func partNames(head []byte) (name, file string) {
