@@ -264,7 +264,7 @@ func newPage(ctx context.Context, c *Call, args *newPageArgs) error {
 	c.Page = p
 	ctx, cancel := withTimeout(ctx, args.Timeout, 1)
 	defer cancel()
-	res, err := p.Navigate(ctx, browser.Navigation{URL: args.URL})
+	res, err := p.Navigate(ctx, browser.Navigation{URL: args.URL, Prepare: true})
 	return reportNavigation(c, res, err, fmt.Sprintf("Opened page %d.", p.ID))
 }
 
@@ -283,7 +283,7 @@ func navigatePage(ctx context.Context, c *Call, args *navigatePageArgs) error {
 	c.Resp.IncludePages()
 	c.Resp.IncludePageTools()
 	nav := browser.Navigation{Type: args.Type, URL: args.URL, IgnoreCache: args.IgnoreCache,
-		DismissBeforeUnload: args.HandleBeforeUnload == "dismiss", InitScript: args.InitScript}
+		DismissBeforeUnload: args.HandleBeforeUnload == "dismiss", InitScript: args.InitScript, Prepare: true}
 	switch {
 	case nav.Type == "" && nav.URL == "":
 		return errors.New("navigate_page needs a url, or a type: back, forward or reload")
