@@ -177,11 +177,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	for {
 		if !pending && w.done(loader) {
 			if pr != nil && !w.settled {
-				// Mostly done by now: it waited for the same load.
-				select {
-				case <-pr.done:
-				case <-ctx.Done():
-				}
+				p.awaitPrepared(ctx, pr)
 			}
 			if failed != nil {
 				return res, failed

@@ -70,14 +70,20 @@ func (p *Page) prepare(ctx context.Context, s *cdp.Session, frameID string) *pre
 	p.prep.mu.Lock()
 	p.prep.last = pr
 	p.prep.mu.Unlock()
-	go func() {
+	clock := cdp.WaitClockFrom(ctx)
+	started := p.browser.bg.Go(func(ctx context.Context) {
 		defer close(pr.done)
-		// Bounded as a snapshot's own wait is, past the load.
-		ctx, cancel := context.WithTimeout(ctx, 4*time.Second)
+		// It may outlive the navigation (see Navigate), not the browser;
+		// bounded as a snapshot's own wait is, past the load.
+		ctx, cancel := context.WithTimeout(cdp.WithWaitClock(ctx, clock), 4*time.Second)
 		defer cancel()
 		pr.ready, pr.err = p.callReady(ctx, s, frameID, true, true)
 		pr.world = p.worlds.get(s, frameID)
-	}()
+	})
+	if !started {
+		pr.err = context.Canceled
+		close(pr.done)
+	}
 	return pr
 }
 
@@ -107,4 +113,22 @@ func (p *Page) takePrepared(ctx context.Context, s *cdp.Session, frameID string)
 		return r, false
 	}
 	return pr.ready, true
+}
+
+// preparedLimit bounds how long Navigate waits, once the document loaded,
+// for it to be got ready: mostly until its first frame, which follows the
+// load closely. A page busy from its load on, or a renderer slow to draw,
+// lets the navigation answer without it; the snapshot then waits for the
+// rest (takePrepared).
+const preparedLimit = 500 * time.Millisecond
+
+// awaitPrepared waits for pr, preparedLimit at most.
+func (p *Page) awaitPrepared(ctx context.Context, pr *prepared) {
+	t := time.NewTimer(preparedLimit)
+	defer t.Stop()
+	select {
+	case <-pr.done:
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
