@@ -23,7 +23,7 @@ type Navigation struct {
 	InitScript string
 	// Prepare gets the new document ready for a snapshot while it loads
 	// (its first rendering, its size), for navigate_page and new_page,
-	// whose next call is most often take_snapshot: see Page.prepare.
+	// whose next call is most often take_snapshot: see preparation.
 	Prepare bool
 }
 
@@ -62,6 +62,7 @@ type loadWatch struct {
 	mainFrame string
 	committed string          // loader of the last main-frame commit
 	loaded    map[string]bool // loaders whose load event fired
+	painted   map[string]bool // loaders whose document painted (firstPaint)
 	settled   bool            // a same-document or back/forward-cache navigation
 }
 
@@ -70,8 +71,13 @@ type loadWatch struct {
 func (w *loadWatch) onEvent(ev Event) *cdp.DialogOpeningEvent {
 	switch ev.Method {
 	case cdp.PageLifecycleEvent.Method:
-		if e, err := cdp.PageLifecycleEvent.Decode(ev.Params); err == nil && e.Name == "load" && e.FrameID == w.mainFrame {
-			w.loaded[e.LoaderID] = true
+		if e, err := cdp.PageLifecycleEvent.Decode(ev.Params); err == nil && e.FrameID == w.mainFrame {
+			switch e.Name {
+			case "load":
+				w.loaded[e.LoaderID] = true
+			case "firstPaint":
+				w.painted[e.LoaderID] = true
+			}
 		}
 	case cdp.PageFrameNavigated.Method:
 		if e, err := cdp.PageFrameNavigated.Decode(ev.Params); err == nil && e.Frame.ParentID == "" {
@@ -135,7 +141,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	}
 	sub := s.Subscribe(loadEvents...)
 	defer sub.Close()
-	w := &loadWatch{mainFrame: p.TargetID, loaded: map[string]bool{}}
+	w := &loadWatch{mainFrame: p.TargetID, loaded: map[string]bool{}, painted: map[string]bool{}}
 
 	if nav.InitScript != "" {
 		added, err := cdp.PageAddScriptToEvaluateOnNewDocument.Call(ctx, s, cdp.AddScriptParams{Source: nav.InitScript})
@@ -168,8 +174,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 
 	defer cdp.WaitClockFrom(ctx).Wait()() // for the load, beside the command
 	var loader string
-	var pr *prepared   // the new document got ready, with Prepare
-	var prepFor string // the loader of its commit
+	var pr *prepared // the new document's count, with Prepare
 	// failed is the refusal of a navigation whose error page still loads:
 	// it is returned once that page loaded, so that what the agent is told
 	// next (the pages' URLs) is the error page's, not the one before.
@@ -177,7 +182,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	for {
 		if !pending && w.done(loader) {
 			if pr != nil && !w.settled {
-				p.awaitPrepared(ctx, pr)
+				p.awaitPrepared(ctx, pr, sub, w)
 			}
 			if failed != nil {
 				return res, failed
@@ -201,9 +206,10 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 				return res, fmt.Errorf("navigate: %w", s.Conn.Err())
 			}
 			d := w.onEvent(ev)
-			if nav.Prepare && w.committed != prepFor && !w.settled {
-				prepFor = w.committed
-				pr = p.prepare(ctx, s, w.mainFrame)
+			if nav.Prepare && !w.settled && w.loaded[w.committed] && (pr == nil || pr.loader != w.committed) {
+				// Sent as the load event arrives, beside the wait for
+				// the command's answer and for the first paint.
+				pr = p.prepare(ctx, s, w.committed)
 			}
 			if d == nil {
 				continue

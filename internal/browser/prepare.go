@@ -25,11 +25,11 @@ func (r readiness) scripted(threshold int) bool {
 }
 
 // callReady runs snapshot-ready.js in frame frameID of session s (see the
-// script for render and load).
-func (p *Page) callReady(ctx context.Context, s *cdp.Session, frameID string, render, load bool) (readiness, error) {
+// script for render).
+func (p *Page) callReady(ctx context.Context, s *cdp.Session, frameID string, render bool) (readiness, error) {
 	res, err := p.callInWorld(ctx, s, frameID, cdp.CallFunctionOnParams{
 		FunctionDeclaration: snapshotReadyJS,
-		Arguments:           []cdp.CallArgument{{Value: render}, {Value: load}},
+		Arguments:           []cdp.CallArgument{{Value: render}},
 		AwaitPromise:        true,
 		ReturnByValue:       true,
 	})
@@ -43,92 +43,135 @@ func (p *Page) callReady(ctx context.Context, s *cdp.Session, frameID string, re
 	return r, err
 }
 
-// prepared is a main-frame document got ready for its first snapshot
-// while navigate_page loaded it: rendered once, and its elements counted
-// at its load, so that the snapshot asks Chrome for the tree at once,
-// beside the frame tree, instead of one round trip later.
-type prepared struct {
-	session, frame string
-	done           chan struct{} // closed when the fields below are set
-	world          int           // the context of our world it ran in (the document's)
-	ready          readiness
-	err            error
-}
-
-// preparation holds the page's latest prepared document, taken by the
-// first snapshot of that document.
+// The first snapshot after navigate_page is got ready while the page
+// loads, so that it asks Chrome for the tree at once, beside the frame
+// tree, instead of one round trip (a script in our world) later. What
+// that script finds out is learnt without it:
+//
+//   - whether the document has been rendered once (see snapshot-ready.js)
+//     from Chrome's firstPaint lifecycle event, the same moment as the
+//     paint timing entry the script looks for;
+//   - its size, to choose the reader, counted by one expression in the
+//     page's own world as the load event arrives (countJS).
+//
+// Nothing of ours is left in the document: no world, which would add a
+// context to its heap snapshots, and no timer or listener a page's
+// framework could see. The size may change after the load; it decides
+// only when clearly below the threshold (preparedChoice), and pagewalk.js
+// counts again itself.
 type preparation struct {
-	mu   sync.Mutex
-	last *prepared
+	mu      sync.Mutex
+	current string    // the loader of the main frame's document
+	painted string    // the loader of the main-frame document that painted
+	last    *prepared // the latest navigation's, until a snapshot takes it
 }
 
-// prepare starts getting the document that frame frameID of session s
-// just committed ready for a snapshot (snapshot-ready.js, sent now, waits
-// for its load event and first rendering), replacing any earlier one.
-func (p *Page) prepare(ctx context.Context, s *cdp.Session, frameID string) *prepared {
-	pr := &prepared{session: s.ID, frame: frameID, done: make(chan struct{})}
+// prepared is a main-frame document's size, counted at its load.
+type prepared struct {
+	loader string
+	done   chan struct{} // closed when ready and err are set
+	ready  readiness
+	err    error
+}
+
+// countJS counts the document's elements, in the page's world: no more
+// than reading the DOM.
+const countJS = `({body: document.body?.localName === 'body', elements: document.getElementsByTagName('*').length})`
+
+// onEvent records what an event of the page's own session tells of its
+// main-frame document. It runs on the session's subscription.
+func (pp *preparation) onEvent(mainFrame string, ev cdp.RawEvent) {
+	switch ev.Method {
+	case cdp.PageFrameNavigated.Method:
+		if e, err := cdp.PageFrameNavigated.Decode(ev.Params); err == nil && e.Frame.ParentID == "" {
+			pp.mu.Lock()
+			pp.current = e.Frame.LoaderID
+			pp.mu.Unlock()
+		}
+	case cdp.PageLifecycleEvent.Method:
+		if e, err := cdp.PageLifecycleEvent.Decode(ev.Params); err == nil && e.Name == "firstPaint" && e.FrameID == mainFrame {
+			pp.mu.Lock()
+			pp.painted = e.LoaderID
+			pp.mu.Unlock()
+		}
+	}
+}
+
+// prepare counts the elements of the document of loader, which has just
+// loaded in the page's main frame (session s), replacing any count before.
+func (p *Page) prepare(ctx context.Context, s *cdp.Session, loader string) *prepared {
+	pr := &prepared{loader: loader, done: make(chan struct{})}
 	p.prep.mu.Lock()
 	p.prep.last = pr
 	p.prep.mu.Unlock()
-	clock := cdp.WaitClockFrom(ctx)
-	started := p.browser.bg.Go(func(ctx context.Context) {
+	go func() {
 		defer close(pr.done)
-		// It may outlive the navigation (see Navigate), not the browser;
-		// bounded as a snapshot's own wait is, past the load.
-		ctx, cancel := context.WithTimeout(cdp.WithWaitClock(ctx, clock), 4*time.Second)
-		defer cancel()
-		pr.ready, pr.err = p.callReady(ctx, s, frameID, true, true)
-		pr.world = p.worlds.get(s, frameID)
-	})
-	if !started {
-		pr.err = context.Canceled
-		close(pr.done)
-	}
+		res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: countJS, ReturnByValue: true})
+		if err == nil && res.ExceptionDetails != nil {
+			err = fmt.Errorf("%s", res.ExceptionDetails.Text)
+		}
+		if err == nil {
+			err = json.Unmarshal(res.Result.Value, &pr.ready)
+		}
+		pr.err = err
+	}()
 	return pr
 }
 
-// takePrepared returns, once, the readiness got by navigate_page for the
-// document now in frame frameID of session s, waiting for it if still
-// under way; ok is false when there is none for that document (it was
-// navigated away from, or getting it failed).
-func (p *Page) takePrepared(ctx context.Context, s *cdp.Session, frameID string) (r readiness, ok bool) {
-	p.prep.mu.Lock()
-	pr := p.prep.last
-	if pr != nil && pr.session == s.ID && pr.frame == frameID {
-		p.prep.last = nil
-	} else {
-		pr = nil
-	}
-	p.prep.mu.Unlock()
-	if pr == nil {
-		return r, false
-	}
-	select {
-	case <-pr.done:
-	case <-ctx.Done():
-		return r, false
-	}
-	p.sessions().synced() // a destroyed world is forgotten
-	if pr.err != nil || pr.world == 0 || p.worlds.get(s, frameID) != pr.world {
-		return r, false
-	}
-	return pr.ready, true
-}
-
 // preparedLimit bounds how long Navigate waits, once the document loaded,
-// for it to be got ready: mostly until its first frame, which follows the
-// load closely. A page busy from its load on, or a renderer slow to draw,
-// lets the navigation answer without it; the snapshot then waits for the
-// rest (takePrepared).
-const preparedLimit = 500 * time.Millisecond
+// for its count and its first paint, which mostly follows the load within
+// a frame or two. A document that paints nothing (a blank one, a hidden
+// page), a renderer slow to draw or a page busy after its load let the
+// navigation answer without them; the snapshot then gets the document
+// ready itself (snapshot-ready.js).
+const preparedLimit = 100 * time.Millisecond
 
-// awaitPrepared waits for pr, preparedLimit at most.
-func (p *Page) awaitPrepared(ctx context.Context, pr *prepared) {
+// awaitPrepared waits, preparedLimit at most, until pr is counted and
+// Chrome told that its document painted, reading the navigation's events
+// from sub into w meanwhile.
+func (p *Page) awaitPrepared(ctx context.Context, pr *prepared, sub *cdp.Subscription, w *loadWatch) {
 	t := time.NewTimer(preparedLimit)
 	defer t.Stop()
+	counted := false
+	for !counted || !w.painted[pr.loader] {
+		select {
+		case <-pr.done:
+			counted = true
+		case ev, ok := <-sub.Events():
+			if !ok {
+				return
+			}
+			w.onEvent(ev)
+		case <-t.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// takePrepared returns, once, the size navigate_page counted of the
+// document now in frame frameID of session s, when that is the page's
+// main frame and its document has painted; ok is false otherwise (no
+// count, another document, not painted yet: the caller gets the document
+// ready itself).
+func (p *Page) takePrepared(ctx context.Context, s *cdp.Session, frameID string) (r readiness, ok bool) {
+	if frameID != p.TargetID || s != p.sessions().currentSession() {
+		return r, false
+	}
+	p.sessions().synced() // the commits and paints so far are known
+	p.prep.mu.Lock()
+	pr := p.prep.last
+	p.prep.last = nil
+	fresh := pr != nil && pr.loader == p.prep.current && pr.loader == p.prep.painted
+	p.prep.mu.Unlock()
+	if !fresh {
+		return r, false
+	}
 	select {
 	case <-pr.done:
-	case <-t.C:
 	case <-ctx.Done():
+		return r, false
 	}
+	return pr.ready, pr.err == nil
 }

@@ -41,8 +41,8 @@ func (sn Snapshots) SnapshotReadBy(ctx context.Context, script bool) (*snapshot.
 // neither needs the other: on a small page these are two of the three
 // round trips to the renderer a snapshot takes, the accessibility tree
 // being the third. The first snapshot after navigate_page finds the
-// document ready (Page.prepare) and, when Chromium's tree is to be read,
-// asks for it beside the frame tree: one round trip.
+// document ready (see preparation) and, when Chromium's tree is to be
+// read, asks for it beside the frame tree: one round trip.
 func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (*snapshot.Snapshot, error) {
 	s, err := sn.page.Session(ctx)
 	if err != nil {
@@ -137,7 +137,7 @@ func (sn Snapshots) ready(ctx context.Context, s *cdp.Session, frameID string, t
 	}
 	ctx, cancel := context.WithTimeout(ctx, 4*time.Second)
 	defer cancel()
-	r, err := sn.page.callReady(ctx, s, frameID, render, false)
+	r, err := sn.page.callReady(ctx, s, frameID, render)
 	if err != nil {
 		sn.page.browser.m.log.Debug("snapshot: get the document ready", "page", sn.page.ID, "frame", frameID, "err", err)
 		return false
