@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -46,19 +47,21 @@ func (p *Page) callReady(ctx context.Context, s *cdp.Session, frameID string, re
 // The first snapshot after navigate_page is got ready while the page
 // loads, so that it asks Chrome for the tree at once, beside the frame
 // tree, instead of one round trip (a script in our world) later. What
-// that script finds out is learnt without it:
+// that script finds out is learnt without running any:
 //
 //   - whether the document has been rendered once (see snapshot-ready.js)
 //     from Chrome's firstPaint lifecycle event, the same moment as the
 //     paint timing entry the script looks for;
-//   - its size, to choose the reader, counted by one expression in the
-//     page's own world as the load event arrives (countJS).
+//   - whether it is clearly small, from the renderer's count of DOM nodes
+//     (Performance.getMetrics) as the load event arrives: an upper bound
+//     of the document's elements (text nodes, other frames and nodes not
+//     yet collected count too).
 //
 // Nothing of ours is left in the document: no world, which would add a
-// context to its heap snapshots, and no timer or listener a page's
-// framework could see. The size may change after the load; it decides
-// only when clearly below the threshold (preparedChoice), and pagewalk.js
-// counts again itself.
+// context to its heap snapshots, no compiled script, and no timer or
+// listener a page's framework could see. The count decides only when
+// below half the threshold (preparedChoice): a document near it, or one
+// that may have grown since, is counted again by the script.
 type preparation struct {
 	mu      sync.Mutex
 	current string    // the loader of the main frame's document
@@ -70,13 +73,9 @@ type preparation struct {
 type prepared struct {
 	loader string
 	done   chan struct{} // closed when ready and err are set
-	ready  readiness
+	ready  readiness     // Elements is the renderer's node count
 	err    error
 }
-
-// countJS counts the document's elements, in the page's world: no more
-// than reading the DOM.
-const countJS = `({body: document.body?.localName === 'body', elements: document.getElementsByTagName('*').length})`
 
 // onEvent records what an event of the page's own session tells of its
 // main-frame document. It runs on the session's subscription.
@@ -97,25 +96,40 @@ func (pp *preparation) onEvent(mainFrame string, ev cdp.RawEvent) {
 	}
 }
 
-// prepare counts the elements of the document of loader, which has just
-// loaded in the page's main frame (session s), replacing any count before.
+// prepare counts the nodes of the renderer of session s, whose main
+// frame has just loaded the document of loader, replacing any count before.
 func (p *Page) prepare(ctx context.Context, s *cdp.Session, loader string) *prepared {
 	pr := &prepared{loader: loader, done: make(chan struct{})}
 	p.prep.mu.Lock()
 	p.prep.last = pr
 	p.prep.mu.Unlock()
 	go func() {
-		defer close(pr.done)
-		res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: countJS, ReturnByValue: true})
-		if err == nil && res.ExceptionDetails != nil {
-			err = fmt.Errorf("%s", res.ExceptionDetails.Text)
-		}
-		if err == nil {
-			err = json.Unmarshal(res.Result.Value, &pr.ready)
-		}
-		pr.err = err
+		pr.ready, pr.err = nodeCount(ctx, s)
+		close(pr.done)
+		// The counters are collected only while asked for.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer cancel()
+		cdp.PerformanceDisable.Do(ctx, s)
 	}()
 	return pr
+}
+
+// nodeCount reads the renderer's count of DOM nodes, as a readiness whose
+// Elements is that count.
+func nodeCount(ctx context.Context, s *cdp.Session) (readiness, error) {
+	if err := cdp.PerformanceEnable.Do(ctx, s); err != nil {
+		return readiness{}, err
+	}
+	m, err := cdp.PerformanceGetMetrics.Call(ctx, s)
+	if err != nil {
+		return readiness{}, err
+	}
+	for _, v := range m.Metrics {
+		if v.Name == "Nodes" {
+			return readiness{Elements: int(v.Value)}, nil
+		}
+	}
+	return readiness{}, errors.New("no Nodes metric")
 }
 
 // preparedLimit bounds how long Navigate waits, once the document loaded,
@@ -150,7 +164,7 @@ func (p *Page) awaitPrepared(ctx context.Context, pr *prepared, sub *cdp.Subscri
 	}
 }
 
-// takePrepared returns, once, the size navigate_page counted of the
+// takePrepared returns, once, the count navigate_page made for the
 // document now in frame frameID of session s, when that is the page's
 // main frame and its document has painted; ok is false otherwise (no
 // count, another document, not painted yet: the caller gets the document

@@ -63,9 +63,7 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 		early    <-chan axResult // the main frame's tree, asked for early
 	)
 	if r, ok := sn.page.takePrepared(ctx, s, mainFrame); ok && preparedChoice(r, threshold) {
-		if scripted = r.scripted(threshold); !scripted {
-			early = sn.axTree(ctx, s, mainFrame)
-		}
+		early = sn.axTree(ctx, s, mainFrame)
 	} else {
 		scripted = sn.ready(ctx, s, mainFrame, threshold, true)
 	}
@@ -99,10 +97,10 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 }
 
 // preparedChoice reports whether the reader of a document is chosen from
-// r, its size at its load: when it is clearly small or big. A document
-// near the threshold may have grown since, and is counted again.
+// r, counted at its load (see preparation): when it is clearly small. A
+// document near the threshold may have grown since, and is counted again.
 func preparedChoice(r readiness, threshold int) bool {
-	return threshold < 0 || r.scripted(threshold) || r.Elements < threshold/2
+	return threshold < 0 || r.Elements < threshold/2
 }
 
 // axResult is an answer of Accessibility.getFullAXTree.
