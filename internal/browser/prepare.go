@@ -60,8 +60,8 @@ func (p *Page) callReady(ctx context.Context, s *cdp.Session, frameID string, re
 // Nothing of ours is left in the document: no world, which would add a
 // context to its heap snapshots, no compiled script, and no timer or
 // listener a page's framework could see. The count decides only when
-// below half the threshold (preparedChoice): a document near it, or one
-// that may have grown since, is counted again by the script.
+// below the threshold (preparedChoice); a bigger document is counted
+// again by the script.
 type preparation struct {
 	mu      sync.Mutex
 	current string    // the loader of the main frame's document

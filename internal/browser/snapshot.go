@@ -97,10 +97,12 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 }
 
 // preparedChoice reports whether the reader of a document is chosen from
-// r, counted at its load (see preparation): when it is clearly small. A
-// document near the threshold may have grown since, and is counted again.
+// r, counted at its load (see preparation): when even its renderer's
+// nodes are fewer than the threshold, which leaves room for the document
+// to grow (its text nodes alone are about as many as its elements). Any
+// other document is counted again, by the script.
 func preparedChoice(r readiness, threshold int) bool {
-	return threshold < 0 || r.Elements < threshold/2
+	return threshold < 0 || r.Elements < threshold
 }
 
 // axResult is an answer of Accessibility.getFullAXTree.
