@@ -22,7 +22,8 @@ type Navigation struct {
 	// InitScript runs before any page script of the next document only.
 	InitScript string
 	// Prepare gets the new document ready for a snapshot while it loads
-	// (its first rendering, its size), for navigate_page and new_page,
+	// (its size, and its first rendering from Chrome's events) without
+	// waiting for that, for navigate_page and new_page,
 	// whose next call is most often take_snapshot: see preparation.
 	Prepare bool
 }
@@ -62,7 +63,6 @@ type loadWatch struct {
 	mainFrame string
 	committed string          // loader of the last main-frame commit
 	loaded    map[string]bool // loaders whose load event fired
-	painted   map[string]bool // loaders whose document painted (firstPaint)
 	settled   bool            // a same-document or back/forward-cache navigation
 }
 
@@ -71,13 +71,8 @@ type loadWatch struct {
 func (w *loadWatch) onEvent(ev Event) *cdp.DialogOpeningEvent {
 	switch ev.Method {
 	case cdp.PageLifecycleEvent.Method:
-		if e, err := cdp.PageLifecycleEvent.Decode(ev.Params); err == nil && e.FrameID == w.mainFrame {
-			switch e.Name {
-			case "load":
-				w.loaded[e.LoaderID] = true
-			case "firstPaint":
-				w.painted[e.LoaderID] = true
-			}
+		if e, err := cdp.PageLifecycleEvent.Decode(ev.Params); err == nil && e.Name == "load" && e.FrameID == w.mainFrame {
+			w.loaded[e.LoaderID] = true
 		}
 	case cdp.PageFrameNavigated.Method:
 		if e, err := cdp.PageFrameNavigated.Decode(ev.Params); err == nil && e.Frame.ParentID == "" {
@@ -141,7 +136,7 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	}
 	sub := s.Subscribe(loadEvents...)
 	defer sub.Close()
-	w := &loadWatch{mainFrame: p.TargetID, loaded: map[string]bool{}, painted: map[string]bool{}}
+	w := &loadWatch{mainFrame: p.TargetID, loaded: map[string]bool{}}
 
 	if nav.InitScript != "" {
 		added, err := cdp.PageAddScriptToEvaluateOnNewDocument.Call(ctx, s, cdp.AddScriptParams{Source: nav.InitScript})
@@ -181,9 +176,6 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 	var failed *NavigationError
 	for {
 		if !pending && w.done(loader) {
-			if pr != nil && !w.settled {
-				p.awaitPrepared(ctx, pr, sub, w)
-			}
 			if failed != nil {
 				return res, failed
 			}
@@ -207,8 +199,8 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 			}
 			d := w.onEvent(ev)
 			if nav.Prepare && !w.settled && w.loaded[w.committed] && (pr == nil || pr.loader != w.committed) {
-				// Sent as the load event arrives, beside the wait for
-				// the command's answer and for the first paint.
+				// Sent as the load event arrives; the navigation does
+				// not wait for its answer.
 				pr = p.prepare(ctx, s, w.committed)
 			}
 			if d == nil {

@@ -46,12 +46,15 @@ func (p *Page) callReady(ctx context.Context, s *cdp.Session, frameID string, re
 
 // The first snapshot after navigate_page is got ready while the page
 // loads, so that it asks Chrome for the tree at once, beside the frame
-// tree, instead of one round trip (a script in our world) later. What
-// that script finds out is learnt without running any:
+// tree, instead of two round trips (making our world, a script in it)
+// later. The navigation does not wait for any of it: it answers at the
+// load as before. What the script finds out is learnt without running
+// any:
 //
 //   - whether the document has been rendered once (see snapshot-ready.js)
 //     from Chrome's firstPaint lifecycle event, the same moment as the
-//     paint timing entry the script looks for;
+//     paint timing entry the script looks for, which the snapshot awaits
+//     (paintLimit);
 //   - whether it is clearly small, from the renderer's count of DOM nodes
 //     (Performance.getMetrics) as the load event arrives: an upper bound
 //     of the document's elements (text nodes, other frames and nodes not
@@ -75,6 +78,7 @@ type prepared struct {
 	done   chan struct{} // closed when ready and err are set
 	ready  readiness     // Elements is the renderer's node count
 	err    error
+	paint  chan struct{} // closed when Chrome told the document painted
 }
 
 // onEvent records what an event of the page's own session tells of its
@@ -91,6 +95,9 @@ func (pp *preparation) onEvent(mainFrame string, ev cdp.RawEvent) {
 		if e, err := cdp.PageLifecycleEvent.Decode(ev.Params); err == nil && e.Name == "firstPaint" && e.FrameID == mainFrame {
 			pp.mu.Lock()
 			pp.painted = e.LoaderID
+			if pr := pp.last; pr != nil && pr.loader == e.LoaderID {
+				pr.painted()
+			}
 			pp.mu.Unlock()
 		}
 	}
@@ -99,19 +106,33 @@ func (pp *preparation) onEvent(mainFrame string, ev cdp.RawEvent) {
 // prepare counts the nodes of the renderer of session s, whose main
 // frame has just loaded the document of loader, replacing any count before.
 func (p *Page) prepare(ctx context.Context, s *cdp.Session, loader string) *prepared {
-	pr := &prepared{loader: loader, done: make(chan struct{})}
+	pr := &prepared{loader: loader, done: make(chan struct{}), paint: make(chan struct{})}
 	p.prep.mu.Lock()
 	p.prep.last = pr
+	if p.prep.painted == loader {
+		pr.painted()
+	}
 	p.prep.mu.Unlock()
+	// It outlives the navigation, which does not wait for it.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 4*time.Second)
 	go func() {
+		defer cancel()
 		pr.ready, pr.err = nodeCount(ctx, s)
 		close(pr.done)
 		// The counters are collected only while asked for.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		defer cancel()
 		cdp.PerformanceDisable.Do(ctx, s)
 	}()
 	return pr
+}
+
+// painted records that pr's document painted. Called with the
+// preparation's lock held.
+func (pr *prepared) painted() {
+	select {
+	case <-pr.paint:
+	default:
+		close(pr.paint)
+	}
 }
 
 // nodeCount reads the renderer's count of DOM nodes, as a readiness whose
@@ -132,43 +153,17 @@ func nodeCount(ctx context.Context, s *cdp.Session) (readiness, error) {
 	return readiness{}, errors.New("no Nodes metric")
 }
 
-// preparedLimit bounds how long Navigate waits, once the document loaded,
-// for its count and its first paint, which mostly follows the load within
-// a frame or two. A document that paints nothing (a blank one, a hidden
-// page), a renderer slow to draw or a page busy after its load let the
-// navigation answer without them; the snapshot then gets the document
-// ready itself (snapshot-ready.js).
-const preparedLimit = 100 * time.Millisecond
-
-// awaitPrepared waits, preparedLimit at most, until pr is counted and
-// Chrome told that its document painted, reading the navigation's events
-// from sub into w meanwhile.
-func (p *Page) awaitPrepared(ctx context.Context, pr *prepared, sub *cdp.Subscription, w *loadWatch) {
-	t := time.NewTimer(preparedLimit)
-	defer t.Stop()
-	counted := false
-	for !counted || !w.painted[pr.loader] {
-		select {
-		case <-pr.done:
-			counted = true
-		case ev, ok := <-sub.Events():
-			if !ok {
-				return
-			}
-			w.onEvent(ev)
-		case <-t.C:
-			return
-		case <-ctx.Done():
-			return
-		}
-	}
-}
+// paintLimit bounds how long a snapshot waits for Chrome to tell that the
+// document it got ready painted: mostly a frame or two after the load. A
+// document that paints nothing (a blank one, a hidden page) or a renderer
+// slow to draw gets its document ready itself (snapshot-ready.js).
+const paintLimit = 100 * time.Millisecond
 
 // takePrepared returns, once, the count navigate_page made for the
 // document now in frame frameID of session s, when that is the page's
-// main frame and its document has painted; ok is false otherwise (no
-// count, another document, not painted yet: the caller gets the document
-// ready itself).
+// main frame and Chrome told that its document painted, waiting
+// paintLimit at most for that; ok is false otherwise (no count, another
+// document, not painted: the caller gets the document ready itself).
 func (p *Page) takePrepared(ctx context.Context, s *cdp.Session, frameID string) (r readiness, ok bool) {
 	if frameID != p.TargetID || s != p.sessions().currentSession() {
 		return r, false
@@ -176,16 +171,32 @@ func (p *Page) takePrepared(ctx context.Context, s *cdp.Session, frameID string)
 	p.sessions().synced() // the commits and paints so far are known
 	p.prep.mu.Lock()
 	pr := p.prep.last
-	p.prep.last = nil
-	fresh := pr != nil && pr.loader == p.prep.current && pr.loader == p.prep.painted
+	fresh := pr != nil && pr.loader == p.prep.current
 	p.prep.mu.Unlock()
 	if !fresh {
 		return r, false
 	}
-	select {
-	case <-pr.done:
-	case <-ctx.Done():
-		return r, false
+	defer func() { // taken: a later snapshot counts again
+		p.prep.mu.Lock()
+		if p.prep.last == pr {
+			p.prep.last = nil
+		}
+		p.prep.mu.Unlock()
+	}()
+	t := time.NewTimer(paintLimit)
+	defer t.Stop()
+	for _, c := range []chan struct{}{pr.done, pr.paint} {
+		select {
+		case <-c:
+		case <-t.C:
+			return r, false
+		case <-ctx.Done():
+			return r, false
+		}
 	}
-	return pr.ready, pr.err == nil
+	p.sessions().synced()
+	p.prep.mu.Lock()
+	fresh = pr.loader == p.prep.current
+	p.prep.mu.Unlock()
+	return pr.ready, fresh && pr.err == nil
 }
