@@ -47,7 +47,6 @@ var followedEvents = []cdp.EventType{
 	cdp.NetworkRequestWillBeSent, cdp.NetworkResponseReceived, cdp.NetworkRequestWillBeSentExtraInfo,
 	cdp.NetworkResponseReceivedExtraInfo, cdp.NetworkLoadingFinished, cdp.NetworkLoadingFailed,
 	cdp.RuntimeExecutionContextCreated, cdp.RuntimeExecutionContextDestroyed, cdp.RuntimeExecutionContextsCleared,
-	cdp.PageLifecycleEvent,
 }
 
 // follow handles the events of session s (the page's or an iframe's) for
@@ -78,9 +77,6 @@ func (ss pageSessions) synced() {
 func (ss pageSessions) onEvent(s *cdp.Session, ev cdp.RawEvent) {
 	ss.page.collected.onEvent(s, ev.Method, ev.Params)
 	ss.page.worlds.onEvent(s, ev)
-	if (ev.Method == cdp.PageFrameNavigated.Method || ev.Method == cdp.PageLifecycleEvent.Method) && s == ss.currentSession() {
-		ss.page.prep.onEvent(ss.page.TargetID, ev)
-	}
 	switch ev.Method {
 	case cdp.PageJavascriptDialogOpening.Method:
 		d, err := cdp.PageJavascriptDialogOpening.Decode(ev.Params)

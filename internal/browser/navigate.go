@@ -22,9 +22,9 @@ type Navigation struct {
 	// InitScript runs before any page script of the next document only.
 	InitScript string
 	// Prepare gets the new document ready for a snapshot while it loads
-	// (its size, and its first rendering from Chrome's events) without
-	// waiting for that, for navigate_page and new_page,
-	// whose next call is most often take_snapshot: see preparation.
+	// (its first rendering, its size), without waiting for that, for
+	// navigate_page and new_page, whose next call is most often
+	// take_snapshot: see Page.prepare.
 	Prepare bool
 }
 
@@ -169,13 +169,17 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 
 	defer cdp.WaitClockFrom(ctx).Wait()() // for the load, beside the command
 	var loader string
-	var pr *prepared // the new document's count, with Prepare
+	var pr *prepared   // the new document got ready, with Prepare
+	var prepFor string // the loader of its commit
 	// failed is the refusal of a navigation whose error page still loads:
 	// it is returned once that page loaded, so that what the agent is told
 	// next (the pages' URLs) is the error page's, not the one before.
 	var failed *NavigationError
 	for {
 		if !pending && w.done(loader) {
+			if pr != nil {
+				pr.loaded.Store(true)
+			}
 			if failed != nil {
 				return res, failed
 			}
@@ -198,10 +202,10 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 				return res, fmt.Errorf("navigate: %w", s.Conn.Err())
 			}
 			d := w.onEvent(ev)
-			if nav.Prepare && !w.settled && w.loaded[w.committed] && (pr == nil || pr.loader != w.committed) {
-				// Sent as the load event arrives; the navigation does
-				// not wait for its answer.
-				pr = p.prepare(ctx, s, w.committed)
+			if nav.Prepare && w.committed != prepFor && !w.settled {
+				// In the background: the navigation does not wait for it.
+				prepFor = w.committed
+				pr = p.prepare(ctx, s, w.mainFrame)
 			}
 			if d == nil {
 				continue

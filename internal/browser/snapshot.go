@@ -41,8 +41,8 @@ func (sn Snapshots) SnapshotReadBy(ctx context.Context, script bool) (*snapshot.
 // neither needs the other: on a small page these are two of the three
 // round trips to the renderer a snapshot takes, the accessibility tree
 // being the third. The first snapshot after navigate_page finds the
-// document ready (see preparation) and, when Chromium's tree is to be
-// read, asks for it beside the frame tree: one round trip.
+// document ready (Page.prepare) and, when Chromium's tree is to be read,
+// asks for it beside the frame tree: one round trip.
 func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (*snapshot.Snapshot, error) {
 	s, err := sn.page.Session(ctx)
 	if err != nil {
@@ -63,7 +63,9 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 		early    <-chan axResult // the main frame's tree, asked for early
 	)
 	if r, ok := sn.page.takePrepared(ctx, s, mainFrame); ok && preparedChoice(r, threshold) {
-		early = sn.axTree(ctx, s, mainFrame)
+		if scripted = r.scripted(threshold); !scripted {
+			early = sn.axTree(ctx, s, mainFrame)
+		}
 	} else {
 		scripted = sn.ready(ctx, s, mainFrame, threshold, true)
 	}
@@ -97,12 +99,10 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 }
 
 // preparedChoice reports whether the reader of a document is chosen from
-// r, counted at its load (see preparation): when even its renderer's
-// nodes are fewer than the threshold, which leaves room for the document
-// to grow (its text nodes alone are about as many as its elements). Any
-// other document is counted again, by the script.
+// r, its size at its load: when it is clearly small or big. A document
+// near the threshold may have grown since, and is counted again.
 func preparedChoice(r readiness, threshold int) bool {
-	return threshold < 0 || r.Elements < threshold
+	return threshold < 0 || r.scripted(threshold) || r.Elements < threshold/2
 }
 
 // axResult is an answer of Accessibility.getFullAXTree.
@@ -137,7 +137,7 @@ func (sn Snapshots) ready(ctx context.Context, s *cdp.Session, frameID string, t
 	}
 	ctx, cancel := context.WithTimeout(ctx, 4*time.Second)
 	defer cancel()
-	r, err := sn.page.callReady(ctx, s, frameID, render)
+	r, err := sn.page.callReady(ctx, s, frameID, render, false)
 	if err != nil {
 		sn.page.browser.m.log.Debug("snapshot: get the document ready", "page", sn.page.ID, "frame", frameID, "err", err)
 		return false
