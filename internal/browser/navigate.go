@@ -22,9 +22,8 @@ type Navigation struct {
 	// InitScript runs before any page script of the next document only.
 	InitScript string
 	// Prepare gets the new document ready for a snapshot while it loads
-	// (its first rendering, its size), without waiting for that, for
-	// navigate_page and new_page, whose next call is most often
-	// take_snapshot: see Page.prepare.
+	// (its first rendering, its size), for navigate_page and new_page,
+	// whose next call is most often take_snapshot: see Page.prepare.
 	Prepare bool
 }
 
@@ -179,6 +178,9 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 		if !pending && w.done(loader) {
 			if pr != nil {
 				pr.loaded.Store(true)
+				if !w.settled {
+					p.awaitPrepared(ctx, pr)
+				}
 			}
 			if failed != nil {
 				return res, failed
@@ -203,7 +205,8 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 			}
 			d := w.onEvent(ev)
 			if nav.Prepare && w.committed != prepFor && !w.settled {
-				// In the background: the navigation does not wait for it.
+				// In the background: the navigation waits for it only
+				// past the load, and briefly (awaitPrepared).
 				prepFor = w.committed
 				pr = p.prepare(ctx, s, w.mainFrame)
 			}

@@ -119,3 +119,21 @@ func (p *Page) takePrepared(ctx context.Context, s *cdp.Session, frameID string)
 	}
 	return pr.ready, true
 }
+
+// preparedLimit bounds how long Navigate waits, once the document loaded,
+// for it to be got ready: mostly until its next frame, which follows the
+// load closely. A page busy from its load on, or a renderer slow to draw,
+// lets the navigation answer without it; the snapshot then waits for the
+// rest (takePrepared).
+const preparedLimit = 500 * time.Millisecond
+
+// awaitPrepared waits for pr, preparedLimit at most.
+func (p *Page) awaitPrepared(ctx context.Context, pr *prepared) {
+	t := time.NewTimer(preparedLimit)
+	defer t.Stop()
+	select {
+	case <-pr.done:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
