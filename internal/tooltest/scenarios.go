@@ -228,8 +228,8 @@ func memory() Scenario {
 	return Scenario{Name: "memory", Options: tools.Options{Conditions: map[tools.Condition]bool{tools.ConditionMemoryDebugging: true}}, Steps: []Step{
 		{Tool: "navigate_page", Args: `{"url":"{{site}}/pages/inner.html"}`},
 		{Tool: "take_heapsnapshot", Args: `{"filePath":"{{dir}}/a"}`, Want: []string{"Heap snapshot saved to {{dir}}/a.heapsnapshot (2.3 MB)."}},
-		{Tool: "get_heapsnapshot_summary", Args: `{` + snap + `}`, Want: []string{"## Heap Snapshot Data", `"nodeCount": 26462`, "### Native Contexts", "system / NativeContext / {{site}}", "Context count: 2"}},
-		{Tool: "get_heapsnapshot_details", Args: `{` + snap + `,"pageSize":5}`, Want: []string{"Objects: 12273", "Showing 1-5 of 744 (Page 1 of 149).", "id,className,count,selfSize,retainedSize", "175,blink::CSSDefaultStyleSheets,1,0.1 kB,174 kB", "Next page: 1"}},
+		{Tool: "get_heapsnapshot_summary", Args: `{` + snap + `}`, Want: []string{"## Heap Snapshot Data", `"nodeCount": 26461`, "### Native Contexts", "system / NativeContext / {{site}}", "Context count: 2"}},
+		{Tool: "get_heapsnapshot_details", Args: `{` + snap + `,"pageSize":5}`, Want: []string{"Objects: 12272", "Showing 1-5 of 743 (Page 1 of 149).", "id,className,count,selfSize,retainedSize", "175,blink::CSSDefaultStyleSheets,1,0.1 kB,174 kB", "Next page: 1"}},
 		{Tool: "get_heapsnapshot_details", Args: `{` + snap + `,"filterName":"bogus"}`, Error: true, Want: []string{`argument "filterName": enum: bogus`}},
 		{Tool: "get_heapsnapshot_details", Args: `{` + snap + `,"filterName":"objectsRetainedByEventHandlers","pageSize":3}`},
 		{Tool: "get_heapsnapshot_class_nodes", Args: `{` + snap + `,"id":175,"pageSize":3}`, Want: []string{"## Objects of class blink::CSSDefaultStyleSheets", "98,blink::CSSDefaultStyleSheets,native,3,0.1 kB,174 kB"}},
