@@ -1,12 +1,16 @@
 package e2e
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // span is one command of a call's CDP timeline, as the server logs it with
@@ -132,4 +136,34 @@ func TestClickIsOneBurst(t *testing.T) {
 			t.Errorf("a mouse event was sent at %.1f ms, after the move was answered at %.1f ms: %v", m.sent, mouse[0].ended, clicks[0])
 		}
 	}
+}
+
+// TestSnapshotOfAPageStillLoading checks that a snapshot taken after
+// navigate_page ran out of time, the page's load still pending (an image
+// that never arrives), answers at once with what is there: the script the
+// navigation sent to get the document ready waits for the load, and the
+// snapshot must not wait for it.
+func TestSnapshotOfAPageStillLoading(t *testing.T) {
+	hang := make(chan struct{})
+	t.Cleanup(func() { close(hang) })
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>Slow</title><h1>Almost there</h1><img src="/never.png">`)
+	})
+	mux.HandleFunc("/never.png", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	})
+	site := httptest.NewServer(mux)
+	t.Cleanup(site.Close)
+	s := startServer(t, headless...)
+	s.call("navigate_page", map[string]any{"url": site.URL, "timeout": 1000})
+	start := time.Now()
+	out := s.answerWithin(20*time.Second, "take_snapshot", nil)
+	if took := time.Since(start); took > 2500*time.Millisecond {
+		t.Errorf("take_snapshot of a page still loading took %v", took)
+	}
+	mustContain(t, text(out), `heading "Almost there"`)
 }
