@@ -47,7 +47,11 @@ func (p *Page) callReady(ctx context.Context, s *cdp.Session, frameID string, re
 // prepared is a main-frame document got ready for its first snapshot
 // while navigate_page loaded it: rendered once, and its elements counted
 // at its load, so that the snapshot asks Chrome for the tree at once,
-// beside the frame tree, instead of one round trip later.
+// beside the frame tree, instead of two round trips later (making the
+// world, the script). The world is then made in every document navigated
+// to, not only in those snapshotted (see worlds): one context more in a
+// heap snapshot taken before any snapshot, which is why the tools layer
+// does not ask for it when the heap snapshot analysis tools are on.
 type prepared struct {
 	session, frame string
 	done           chan struct{} // closed when the fields below are set
@@ -77,8 +81,9 @@ func (p *Page) prepare(ctx context.Context, s *cdp.Session, frameID string) *pre
 	clock := cdp.WaitClockFrom(ctx)
 	started := p.browser.bg.Go(func(ctx context.Context) {
 		defer close(pr.done)
-		// It may outlive the navigation (see Navigate), not the browser;
-		// bounded as a snapshot's own wait is, past the load.
+		// It may outlive the navigation (see Navigate), not the browser.
+		// Bounded from the commit: a load and first rendering slower
+		// than that leave the snapshot to get the document ready itself.
 		ctx, cancel := context.WithTimeout(cdp.WithWaitClock(ctx, clock), 4*time.Second)
 		defer cancel()
 		pr.ready, pr.err = p.callReady(ctx, s, frameID, true, true)
