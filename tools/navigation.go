@@ -264,7 +264,7 @@ func newPage(ctx context.Context, c *Call, args *newPageArgs) error {
 	c.Page = p
 	ctx, cancel := withTimeout(ctx, args.Timeout, 1)
 	defer cancel()
-	res, err := p.Navigate(ctx, browser.Navigation{URL: args.URL})
+	res, err := p.Navigate(ctx, browser.Navigation{URL: args.URL, Prepare: c.Server.prepares()})
 	return reportNavigation(c, res, err, fmt.Sprintf("Opened page %d.", p.ID))
 }
 
@@ -283,7 +283,7 @@ func navigatePage(ctx context.Context, c *Call, args *navigatePageArgs) error {
 	c.Resp.IncludePages()
 	c.Resp.IncludePageTools()
 	nav := browser.Navigation{Type: args.Type, URL: args.URL, IgnoreCache: args.IgnoreCache,
-		DismissBeforeUnload: args.HandleBeforeUnload == "dismiss", InitScript: args.InitScript}
+		DismissBeforeUnload: args.HandleBeforeUnload == "dismiss", InitScript: args.InitScript, Prepare: c.Server.prepares()}
 	switch {
 	case nav.Type == "" && nav.URL == "":
 		return errors.New("navigate_page needs a url, or a type: back, forward or reload")
@@ -415,4 +415,12 @@ func leaveRefusals(c *Call) {
 			c.Resp.Linef("%s", r)
 		}
 	}
+}
+
+// prepares reports whether navigations get the new document ready for a
+// snapshot (browser.Navigation.Prepare), which makes our isolated world
+// in it: not when the heap snapshot analysis tools are on, so that a heap
+// snapshot taken after a navigation shows the page's own contexts only.
+func (s *Server) prepares() bool {
+	return !s.opts.Conditions[ConditionMemoryDebugging]
 }

@@ -29,14 +29,15 @@ func newBackground(log *slog.Logger) *background {
 }
 
 // Go runs fn on its own goroutine with the browser's lifetime context. Once
-// stop was called, fn is not run.
-func (g *background) Go(fn func(ctx context.Context)) {
+// stop was called, fn is not run, and Go returns false.
+func (g *background) Go(fn func(ctx context.Context)) (started bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.stopped {
-		return
+		return false
 	}
 	g.wg.Go(func() { fn(g.ctx) })
+	return true
 }
 
 // stop cancels the work's context and waits until all of it returned.

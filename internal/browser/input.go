@@ -50,25 +50,55 @@ func (in Input) CheckPresses(check func(ctx context.Context, x, y float64) error
 
 // ClickAt clicks (or double-clicks) at x, y of the page's viewport.
 func (in Input) ClickAt(ctx context.Context, x, y float64, double bool) error {
-	if err := in.mouse(ctx, cdp.MouseEvent{Type: "mouseMoved", X: x, Y: y}); err != nil {
-		return err
-	}
-	return in.press(ctx, x, y, double)
+	return in.send(ctx, append([]cdp.MouseEvent{{Type: "mouseMoved", X: x, Y: y}}, clickEvents(x, y, double)...))
 }
 
 // press presses and releases the left button at x, y, twice when double.
 func (in Input) press(ctx context.Context, x, y float64, double bool) error {
+	return in.send(ctx, clickEvents(x, y, double))
+}
+
+// clickEvents are the presses and releases of a click at x, y, two of
+// each when double.
+func clickEvents(x, y float64, double bool) []cdp.MouseEvent {
 	clicks := 1
 	if double {
 		clicks = 2
 	}
+	var events []cdp.MouseEvent
 	for n := 1; n <= clicks; n++ {
-		if err := in.mouse(ctx, cdp.MouseEvent{Type: "mousePressed", X: x, Y: y, Button: "left", Buttons: 1, ClickCount: n}); err != nil {
-			return err
+		events = append(events, cdp.MouseEvent{Type: "mousePressed", X: x, Y: y, Button: "left", Buttons: 1, ClickCount: n},
+			cdp.MouseEvent{Type: "mouseReleased", X: x, Y: y, Button: "left", ClickCount: n})
+	}
+	return events
+}
+
+// send sends mouse events in turn. With no press check to ask between
+// them, they go as one burst, which Chrome handles in order, at the cost
+// of one round trip: a click's move, press and release took three, the
+// move's being the longest (Chrome answers it at the page's next frame).
+func (in Input) send(ctx context.Context, events []cdp.MouseEvent) error {
+	in.page.mu.Lock()
+	checked := in.page.pressCheck != nil
+	in.page.mu.Unlock()
+	if checked {
+		for _, ev := range events {
+			if err := in.mouse(ctx, ev); err != nil {
+				return err
+			}
 		}
-		if err := in.mouse(ctx, cdp.MouseEvent{Type: "mouseReleased", X: x, Y: y, Button: "left", ClickCount: n}); err != nil {
-			return err
-		}
+		return nil
+	}
+	s, err := in.page.Session(ctx)
+	if err != nil {
+		return err
+	}
+	reqs := make([]cdp.Request, len(events))
+	for i, ev := range events {
+		reqs[i] = cdp.InputDispatchMouseEvent.With(ev)
+	}
+	if err := s.Pipeline(ctx, reqs...); err != nil {
+		return fmt.Errorf("mouse click: %w", err)
 	}
 	return nil
 }
@@ -118,11 +148,20 @@ func (in Input) clickOnce(ctx context.Context, e *Element, double, steady bool) 
 	if err != nil {
 		return err
 	}
-	if err := in.moveOnto(ctx, e, x, y); err != nil {
-		return err // the watch ends by itself
-	}
-	if err := in.press(ctx, x, y, double); err != nil {
-		return err
+	if s, err := in.page.Session(ctx); err == nil && s.ID == e.session.ID {
+		// In the page's own process the move needs no check: it goes
+		// with the click.
+		err = in.send(ctx, append([]cdp.MouseEvent{{Type: "mouseMoved", X: x, Y: y}}, clickEvents(x, y, double)...))
+		if err != nil {
+			return err
+		}
+	} else {
+		if err := in.moveOnto(ctx, e, x, y); err != nil {
+			return err // the watch ends by itself
+		}
+		if err := in.press(ctx, x, y, double); err != nil {
+			return err
+		}
 	}
 	if in.page.Dialog() != nil {
 		return nil // the page is blocked until the dialog is answered; so is the watch

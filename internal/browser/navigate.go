@@ -21,6 +21,10 @@ type Navigation struct {
 	DismissBeforeUnload bool
 	// InitScript runs before any page script of the next document only.
 	InitScript string
+	// Prepare gets the new document ready for a snapshot while it loads
+	// (its first rendering, its size), for navigate_page and new_page,
+	// whose next call is most often take_snapshot: see Page.prepare.
+	Prepare bool
 }
 
 // NavigationResult tells what happened.
@@ -164,12 +168,20 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 
 	defer cdp.WaitClockFrom(ctx).Wait()() // for the load, beside the command
 	var loader string
+	var pr *prepared   // the new document got ready, with Prepare
+	var prepFor string // the loader of its commit
 	// failed is the refusal of a navigation whose error page still loads:
 	// it is returned once that page loaded, so that what the agent is told
 	// next (the pages' URLs) is the error page's, not the one before.
 	var failed *NavigationError
 	for {
 		if !pending && w.done(loader) {
+			if pr != nil {
+				pr.loaded.Store(true)
+				if !w.settled {
+					p.awaitPrepared(ctx, pr)
+				}
+			}
 			if failed != nil {
 				return res, failed
 			}
@@ -192,6 +204,12 @@ func (p *Page) Navigate(ctx context.Context, nav Navigation) (NavigationResult, 
 				return res, fmt.Errorf("navigate: %w", s.Conn.Err())
 			}
 			d := w.onEvent(ev)
+			if nav.Prepare && w.committed != prepFor && !w.settled {
+				// In the background: the navigation waits for it only
+				// past the load, and briefly (awaitPrepared).
+				prepFor = w.committed
+				pr = p.prepare(ctx, s, w.mainFrame)
+			}
 			if d == nil {
 				continue
 			}

@@ -57,6 +57,7 @@ type Page struct {
 	emu       emulated                          // what the page emulates, restored on re-attach
 	leave     leaveGuard                        // refuses closing or leaving a user's tab (GuardLeaving)
 	worlds    worlds                            // our isolated world's contexts, by session and frame
+	prep      preparation                       // the document navigate_page got ready for a snapshot
 }
 
 func newPage(b *Browser, id int, info cdp.TargetInfo) *Page {

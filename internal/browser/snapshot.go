@@ -40,7 +40,9 @@ func (sn Snapshots) SnapshotReadBy(ctx context.Context, script bool) (*snapshot.
 // way to read it: snapshot-ready.js) while its frame tree is read, as
 // neither needs the other: on a small page these are two of the three
 // round trips to the renderer a snapshot takes, the accessibility tree
-// being the third.
+// being the third. The first snapshot after navigate_page finds the
+// document ready (Page.prepare) and, when Chromium's tree is to be read,
+// asks for it beside the frame tree: one round trip.
 func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (*snapshot.Snapshot, error) {
 	s, err := sn.page.Session(ctx)
 	if err != nil {
@@ -56,16 +58,37 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 		tree, treeErr = sn.frameTree(ctx, s)
 	}()
 	mainFrame := sn.page.sessions().sessionFrame(s)
-	scripted := sn.ready(ctx, s, mainFrame, threshold, true)
+	var (
+		scripted bool
+		early    <-chan axResult // the main frame's tree, asked for early
+	)
+	if r, ok := sn.page.takePrepared(ctx, s, mainFrame); ok && preparedChoice(r, threshold) {
+		if scripted = r.scripted(threshold); !scripted {
+			early = sn.axTree(ctx, s, mainFrame)
+		}
+	} else {
+		scripted = sn.ready(ctx, s, mainFrame, threshold, true)
+	}
 	<-read
 	if treeErr != nil {
 		return nil, fmt.Errorf("snapshot: %w", treeErr)
 	}
-	if tree.Frame.ID != mainFrame {
+	var root *snapshot.Frame
+	switch {
+	case tree.Frame.ID != mainFrame:
 		// Not the frame got ready (never seen): decide again for the one read.
 		scripted = sn.ready(ctx, s, tree.Frame.ID, threshold, false)
+		root, err = sn.collect(ctx, s, tree, threshold, scripted)
+	case early != nil:
+		ax := <-early
+		if ax.err != nil {
+			return nil, fmt.Errorf("snapshot of frame %s: %w", tree.Frame.URL, ax.err)
+		}
+		root = &snapshot.Frame{Scope: s.ID, Nodes: ax.nodes, ID: tree.Frame.ID}
+		sn.collectChildren(ctx, s, root, tree, threshold)
+	default:
+		root, err = sn.collect(ctx, s, tree, threshold, scripted)
 	}
-	root, err := sn.collect(ctx, s, tree, threshold, scripted)
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +105,30 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 // it, which an action's changes are told against.
 func (sn Snapshots) Last() *snapshot.Snapshot { return sn.page.lastSnap.Load() }
 
+// preparedChoice reports whether the reader of a document is chosen from
+// r, its size at its load: when it is clearly small or big. A document
+// near the threshold may have grown since, and is counted again.
+func preparedChoice(r readiness, threshold int) bool {
+	return threshold < 0 || r.scripted(threshold) || r.Elements < threshold/2
+}
+
+// axResult is an answer of Accessibility.getFullAXTree.
+type axResult struct {
+	nodes []cdp.AXNode
+	err   error
+}
+
+// axTree asks for Chromium's accessibility tree of frame frameID of
+// session s, and returns where its answer will be.
+func (sn Snapshots) axTree(ctx context.Context, s *cdp.Session, frameID string) <-chan axResult {
+	c := make(chan axResult, 1)
+	go func() {
+		ax, err := cdp.AccessibilityGetFullAXTree.Call(ctx, s, cdp.GetFullAXTreeParams{FrameID: frameID})
+		c <- axResult{ax.Nodes, err}
+	}()
+	return c
+}
+
 // ready runs snapshot-ready.js in frame frameID of session s and returns
 // whether pagewalk.js is to read its document (never when threshold is
 // negative). With render it first waits, 3 s at most, until the document
@@ -97,32 +144,31 @@ func (sn Snapshots) ready(ctx context.Context, s *cdp.Session, frameID string, t
 	}
 	ctx, cancel := context.WithTimeout(ctx, 4*time.Second)
 	defer cancel()
-	res, err := sn.page.callInWorld(ctx, s, frameID, cdp.CallFunctionOnParams{
-		FunctionDeclaration: snapshotReadyJS,
-		Arguments:           []cdp.CallArgument{{Value: threshold}, {Value: render}},
-		AwaitPromise:        true,
-		ReturnByValue:       true,
-	})
-	if err == nil && res.ExceptionDetails != nil {
-		err = fmt.Errorf("%s", res.ExceptionDetails.Text)
-	}
+	r, err := sn.page.callReady(ctx, s, frameID, render, false)
 	if err != nil {
 		sn.page.browser.m.log.Debug("snapshot: get the document ready", "page", sn.page.ID, "frame", frameID, "err", err)
 		return false
 	}
-	return string(res.Result.Value) == "true"
+	return r.scripted(threshold)
 }
 
 // collect reads the accessibility tree of frame ft through session s, and
 // recursively its child frames'; scripted tells whether ft's document is
-// read by pagewalk.js (see ready). A child frame that goes away meanwhile
-// is left out rather than failing the snapshot. Documents with at least
-// threshold elements are read by pagewalk.js (never when it is negative).
+// read by pagewalk.js (see ready). Documents with at least threshold
+// elements are read by pagewalk.js (never when it is negative).
 func (sn Snapshots) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTree, threshold int, scripted bool) (*snapshot.Frame, error) {
 	f, err := sn.readFrame(ctx, s, ft.Frame, threshold, scripted)
 	if err != nil {
 		return nil, err
 	}
+	sn.collectChildren(ctx, s, f, ft, threshold)
+	return f, nil
+}
+
+// collectChildren reads the child frames of ft, whose document f is, into
+// f.Children. A child frame that goes away meanwhile is left out rather
+// than failing the snapshot.
+func (sn Snapshots) collectChildren(ctx context.Context, s *cdp.Session, f *snapshot.Frame, ft cdp.FrameTree, threshold int) {
 	ec := 0 // f's isolated world, once needed
 	for _, child := range ft.ChildFrames {
 		owner, err := cdp.DOMGetFrameOwner.Call(ctx, s, cdp.GetFrameOwnerParams{FrameID: child.Frame.ID})
@@ -156,7 +202,6 @@ func (sn Snapshots) collect(ctx context.Context, s *cdp.Session, ft cdp.FrameTre
 		}
 		f.Children = append(f.Children, cf)
 	}
-	return f, nil
 }
 
 // readFrame reads the accessibility tree of one frame's document: by

@@ -1,9 +1,13 @@
 // Gets a document ready for a snapshot in one call, and tells how to read
-// it: whether pagewalk.js should (it did before, or the document has an
-// HTML body and at least `threshold` elements; never when threshold is
-// negative), else Chromium's accessibility tree.
+// it: { scripted } is set when pagewalk.js read it before, { body } when it
+// has an HTML body, and { elements } counts its elements; the caller
+// chooses the reader from them.
 //
-// With `render` it first waits until the document has been rendered at
+// With `load` it first waits for the document's load event: navigate_page
+// sends it as soon as the new document commits, so that the answer comes
+// with the load, not one round trip after it.
+//
+// With `render` it then waits until the document has been rendered at
 // least once: at once when it has painted, else after its next frame: up
 // to 3 s for a visible document (the first frame of a browser just started
 // on a busy machine takes that long), 50 ms for a hidden one, which is not
@@ -11,14 +15,19 @@
 // content-visibility:auto sections are near the viewport and leaves them
 // all out of the accessibility tree: a snapshot taken right after the load
 // showed an empty page.
-async function (threshold, render) {
+async function (render, load) {
+  if (load && document.readyState !== 'complete') {
+    await new Promise((resolve) => addEventListener('load', resolve, { once: true }));
+  }
   if (render && performance.getEntriesByType('paint').length === 0) {
     await new Promise((resolve) => {
       requestAnimationFrame(() => setTimeout(resolve));
       setTimeout(resolve, document.visibilityState === 'hidden' ? 50 : 3000);
     });
   }
-  if (threshold < 0) return false;
-  if (globalThis.__devtoolsMcp?.scripted) return true;
-  return document.body?.localName === 'body' && document.getElementsByTagName('*').length >= threshold;
+  return {
+    scripted: !!globalThis.__devtoolsMcp?.scripted,
+    body: document.body?.localName === 'body',
+    elements: document.getElementsByTagName('*').length,
+  };
 }
