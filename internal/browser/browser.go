@@ -281,6 +281,8 @@ type Browser struct {
 	// base, in a Scope's view, is the Manager's browser it is a view of.
 	base *Browser
 
+	front front // which page is its window's front tab (see toFront)
+
 	mu       sync.Mutex
 	pages    map[string]*Page // by target id
 	selected *Page
@@ -478,6 +480,7 @@ func (b *Browser) addPage(info cdp.TargetInfo) {
 		p.owned = true
 	}
 	b.pages[info.TargetID] = p
+	b.front.moved()
 	if b.selected == nil {
 		b.selected = p
 	}
@@ -491,6 +494,7 @@ func (b *Browser) removePage(targetID string) {
 		return
 	}
 	delete(b.pages, targetID)
+	b.front.moved()
 	p.markClosed()
 	b.bg.Go(func(context.Context) { b.files.removePage(p.ID) }) // not on the event loop
 	if p.emu.get().Downloads != nil {

@@ -266,6 +266,7 @@ func (b *Browser) BringToFront(ctx context.Context, p *Page) error {
 	if err := cdp.TargetActivateTarget.Do(ctx, b.rootSession(), cdp.ActivateTargetParams{TargetID: p.TargetID}); err != nil {
 		return fmt.Errorf("bring page %d to front: %w", p.ID, err)
 	}
+	b.front.broughtToFront(p)
 	return nil
 }
 
