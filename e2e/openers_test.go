@@ -15,8 +15,11 @@ import (
 // that starts a click or a hover there until it gives up waiting for a
 // frame, 5 s later: every click after the first popup took that long
 // (the opener had gone to the background), though the first answered in
-// a quarter of a second. The same holds in a browser the server attached
-// to with --browserUrl.
+// a quarter of a second. Visible but behind another tab, a page gets one
+// frame a second once a few of its frames went undrawn, so in the agent's
+// own browser the action also brings its page to the front. The same
+// holds in a browser the server attached to with --browserUrl, but for
+// the front: the user's tabs are left where they are.
 func TestClicksOpenPopupsOneAfterAnother(t *testing.T) {
 	site := pages(t, map[string]string{
 		"/": `<title>Opener</title><script>window.seen = [];
@@ -26,10 +29,10 @@ function note(e) { seen.push(e.type + ' ' + e.currentTarget.textContent + ': ' +
 <a href="/tab3" target=_blank onclick="note(event)">Third tab</a>
 <button onclick="note(event); window.open('/popup4', 'fourth')">Fourth popup</button>
 <button onmouseenter="note(event)">Hover me</button>`,
-		"/tab1":   `<title>Tab one</title>`,
-		"/popup2": `<title>Popup two</title>`,
-		"/tab3":   `<title>Tab three</title>`,
-		"/popup4": `<title>Popup four</title>`,
+		"/tab1":   `<title>Tab one</title>` + tellsHiding,
+		"/popup2": `<title>Popup two</title>` + tellsHiding,
+		"/tab3":   `<title>Tab three</title>` + tellsHiding,
+		"/popup4": `<title>Popup four</title>` + tellsHiding,
 	})
 	for _, attached := range []bool{false, true} {
 		t.Run(map[bool]string{false: "launched", true: "attached"}[attached], func(t *testing.T) {
@@ -78,6 +81,16 @@ function note(e) { seen.push(e.type + ' ' + e.currentTarget.textContent + ': ' +
 			if wantJSON := fmt.Sprintf("%q", strings.Join(want, "\n")); got != wantJSON {
 				t.Fatalf("what the opener saw of the actions:\n%s\nwant:\n%s", got, wantJSON)
 			}
+			if !attached {
+				// The hover brought the opener to the front, as a person
+				// would: the last popup went behind it. (A browser the
+				// server attached to is the user's: its tabs stay put.)
+				mustContain(t, s.ok("list_pages", nil), "Popup four, hidden (")
+			}
 		})
 	}
 }
+
+// tellsHiding has a page add ", hidden" to its title when it goes to the
+// background.
+const tellsHiding = `<script>document.addEventListener('visibilitychange', () => { if (document.hidden) document.title += ', hidden'; })</script>`
