@@ -479,8 +479,12 @@ func (b *Browser) addPage(info cdp.TargetInfo) {
 	if opener := b.pages[info.OpenerID]; opener != nil && (opener.state().Owned || opener.leave.active(time.Now())) {
 		p.owned = true
 	}
+	if len(b.pages) == 0 {
+		b.front.broughtToFront(p) // a browser's first tab is its window's front one
+	} else {
+		b.front.moved()
+	}
 	b.pages[info.TargetID] = p
-	b.front.moved()
 	if b.selected == nil {
 		b.selected = p
 	}

@@ -19,9 +19,11 @@ import (
 // context), not in the user's browser the server attached to.
 type front struct {
 	mu sync.Mutex
-	// id is the target id of the page last brought to the front; "" when
-	// unknown: a page opened (a popup or a new tab takes the front, a
-	// background one does not) or closed (Chrome picks another) since.
+	// id is the target id of the page last brought to the front (the
+	// browser's first page, one new_page opened in front, one activated);
+	// "" when unknown: a page opened (a popup or a new tab takes the
+	// front, a background one does not) or closed (Chrome picks another)
+	// since.
 	id string
 }
 

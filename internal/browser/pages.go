@@ -142,6 +142,9 @@ func (b *Browser) NewPage(ctx context.Context, isolatedContext string, backgroun
 		return nil, errors.New("open a page: Chrome created a tab but did not report it; call list_pages")
 	}
 	b.selected = p
+	if !background {
+		b.front.broughtToFront(p)
+	}
 	p.mu.Lock()
 	p.owned = true
 	p.mu.Unlock()
