@@ -24,7 +24,9 @@ const (
 	// headless Chromium 156: click handlers had run when the last
 	// Input.dispatchMouseEvent answered (30 of 30), but Chrome hands the page
 	// mouse moves at its next frame, so hover handlers ran 3-21 ms later
-	// (41 ms on a loaded machine): the frame is awaited, not guessed.
+	// (41 ms on a loaded machine): the frame is awaited, not guessed. An
+	// action whose last input the page had handled when it was answered (a
+	// click's release, keys: Input.handledBy) waits for neither.
 	inputWindow = 10 * time.Millisecond
 	// scriptWindow is that window for scripts: their effects are scheduled
 	// by the time their evaluation answers, in the page the watch records.

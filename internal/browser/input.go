@@ -32,10 +32,22 @@ func (in Input) mouse(ctx context.Context, ev cdp.MouseEvent) error {
 			}
 		}
 	}
+	in.handledBy(false)
 	if err := cdp.InputDispatchMouseEvent.Do(ctx, s, ev); err != nil {
 		return fmt.Errorf("mouse %s: %w", ev.Type, err)
 	}
+	in.handledBy(ev.Type != "mouseMoved")
 	return nil
+}
+
+// handledBy records whether the page had handled the input an action
+// just sent by the time its last event was answered. Key events, and mouse
+// presses and releases, are answered once the page's handlers ran; a mouse
+// move is answered before, the page getting it at its next frame, unless
+// a press sent after it in the same burst makes Chrome hand it over first
+// (it goes to the page in order, and the move's handlers run first).
+func (in Input) handledBy(handled bool) {
+	in.page.handled.Store(handled)
 }
 
 // CheckPresses makes every mouse press and release of the tool call that
@@ -97,9 +109,11 @@ func (in Input) send(ctx context.Context, events []cdp.MouseEvent) error {
 	for i, ev := range events {
 		reqs[i] = cdp.InputDispatchMouseEvent.With(ev)
 	}
+	in.handledBy(false)
 	if err := s.Pipeline(ctx, reqs...); err != nil {
 		return fmt.Errorf("mouse click: %w", err)
 	}
+	in.handledBy(events[len(events)-1].Type != "mouseMoved")
 	return nil
 }
 
@@ -376,6 +390,7 @@ func (in Input) insertText(ctx context.Context, text string) error {
 	if err != nil {
 		return err
 	}
+	in.handledBy(false)
 	if err := cdp.InputInsertText.Do(ctx, s, cdp.InsertTextParams{Text: text}); err != nil {
 		return fmt.Errorf("type: %w", err)
 	}
@@ -391,6 +406,7 @@ func (in Input) key(ctx context.Context, ev cdp.KeyEvent) error {
 	if err := cdp.InputDispatchKeyEvent.Do(ctx, s, ev); err != nil {
 		return fmt.Errorf("key %s: %w", ev.Key, err)
 	}
+	in.handledBy(true)
 	return nil
 }
 
@@ -468,6 +484,7 @@ func (in Input) TypeText(ctx context.Context, text string) error {
 	if err := s.Pipeline(ctx, events...); err != nil {
 		return fmt.Errorf("type: %w", err)
 	}
+	in.handledBy(true)
 	return nil
 }
 
