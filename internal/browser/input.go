@@ -300,7 +300,7 @@ func (in Input) Drag(ctx context.Context, from, to *Element) error {
 // choosing in ARIA comboboxes, listboxes, sliders and spinbuttons (see
 // ariafill.go).
 func (in Input) Fill(ctx context.Context, e *Element, value string) error {
-	kind, err := e.callString(ctx, fillKindJS)
+	kind, err := e.callString(ctx, fillKindSelectingJS)
 	if err != nil {
 		return err
 	}
@@ -334,7 +334,7 @@ func (in Input) Fill(ctx context.Context, e *Element, value string) error {
 		}
 		return err
 	case kind == "text" || kind == "editable":
-		return in.typeInto(ctx, e, value)
+		return in.typeSelected(ctx, e, value)
 	case kind == "editcombobox":
 		return in.fillEditableCombobox(ctx, e, value)
 	case kind == "ariacombobox":
@@ -364,6 +364,16 @@ func (in Input) typeInto(ctx context.Context, e *Element, text string) error {
 	if _, err := e.call(ctx, selectContentsJS); err != nil {
 		return err
 	}
+	return in.typeSelected(ctx, e, text)
+}
+
+// fillKindSelectingJS is fill-kind.js that, for a text field, also does
+// what select-contents.js does: a fill types into it after one call.
+var fillKindSelectingJS = fmt.Sprintf("function() {\n  const kind = (%s).call(this);\n  if (kind === 'text' || kind === 'editable') (%s).call(this);\n  return kind;\n}", fillKindJS, selectContentsJS)
+
+// typeSelected is typeInto for a field already focused, its contents
+// selected.
+func (in Input) typeSelected(ctx context.Context, e *Element, text string) error {
 	if text == "" {
 		if err := in.PressKey(ctx, "Delete"); err != nil {
 			return err
