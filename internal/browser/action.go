@@ -263,9 +263,8 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, window time.Duratio
 				return w.report(), nil
 			}
 			if window == inputWindow && p.handled.Load() {
-				// What the input set going has started (Input.handledBy):
-				// no frame nor window to wait for.
-				window = 0
+				// What the input set going has started (Input.handledBy).
+				window = handledWindow
 			}
 			return p.settle(ctx, w, window)
 		case ev, ok := <-w.events:
