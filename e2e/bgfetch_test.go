@@ -30,14 +30,7 @@ self.addEventListener("message", e => e.waitUntil(self.registration.backgroundFe
 		}
 	}))
 	t.Cleanup(site.Close)
-	blocked := []string{"--blockedUrlPattern", "*/blocked/*"}
-	for name, start := range map[string]func(t *testing.T) *server{
-		"launched": func(t *testing.T) *server { return startServer(t, append(blocked, headless...)...) },
-		"attached": func(t *testing.T) *server {
-			ws, _, _ := chromium(t)
-			return startServer(t, append(blocked, "--browserUrl", browserURL(ws))...)
-		},
-	} {
+	for name, start := range blockedServers() {
 		t.Run(name, func(t *testing.T) {
 			s := start(t)
 			for _, isolated := range []string{"", "bg"} {

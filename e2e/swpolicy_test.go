@@ -42,16 +42,7 @@ self.addEventListener("fetch", e => {
 		}
 	}))
 	t.Cleanup(site.Close)
-	blocked := []string{"--blockedUrlPattern", "*/blocked/*"}
-	for name, start := range map[string]func(t *testing.T) *server{
-		"launched": func(t *testing.T) *server { return startServer(t, append(blocked, headless...)...) },
-		"attached": func(t *testing.T) *server {
-			ws, _, _ := chromium(t)
-			s := startServer(t, append(blocked, "--browserUrl", browserURL(ws))...)
-			s.ok("new_page", map[string]any{"url": "about:blank"})
-			return s
-		},
-	} {
+	for name, start := range blockedServers() {
 		t.Run(name, func(t *testing.T) {
 			s := start(t)
 			open := func() string {
@@ -84,5 +75,21 @@ self.addEventListener("fetch", e => {
 				t.Fatalf("requests for refused URLs reached the server:\n%s", strings.Join(got, "\n"))
 			}
 		})
+	}
+}
+
+// blockedServers starts, per subtest, a server refusing */blocked/* on a
+// browser it launched and on one it attached to (with a page of its own
+// open there), by name.
+func blockedServers() map[string]func(t *testing.T) *server {
+	blocked := []string{"--blockedUrlPattern", "*/blocked/*"}
+	return map[string]func(t *testing.T) *server{
+		"launched": func(t *testing.T) *server { return startServer(t, append(blocked, headless...)...) },
+		"attached": func(t *testing.T) *server {
+			ws, _, _ := chromium(t)
+			s := startServer(t, append(blocked, "--browserUrl", browserURL(ws))...)
+			s.ok("new_page", map[string]any{"url": "about:blank"})
+			return s
+		},
 	}
 }

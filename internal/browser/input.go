@@ -165,8 +165,7 @@ func (in Input) clickOnce(ctx context.Context, e *Element, double, steady bool) 
 	if s, err := in.page.Session(ctx); err == nil && s.ID == e.session.ID {
 		// In the page's own process the move needs no check: it goes
 		// with the click.
-		err = in.send(ctx, append([]cdp.MouseEvent{{Type: "mouseMoved", X: x, Y: y}}, clickEvents(x, y, double)...))
-		if err != nil {
+		if err := in.ClickAt(ctx, x, y, double); err != nil {
 			return err
 		}
 	} else {
