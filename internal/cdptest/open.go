@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/chrome"
 )
 
 // RecordEnv is the environment variable that makes Open re-record its
@@ -183,13 +184,16 @@ func launchChromium(ctx context.Context, t testing.TB, extra []string) (_ cdp.Tr
 	}
 	cmd := exec.CommandContext(context.WithoutCancel(ctx), exe, args...)
 	cmd.ExtraFiles = []*os.File{toR, fromW}
+	// Its own process group, so that the cleanup stops the network service
+	// too, which otherwise writes the profile after it was removed.
+	chrome.SetProcessGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, "", fmt.Errorf("cdptest: start %s: %w", exe, err)
 	}
 	toR.Close()
 	fromW.Close()
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
+		chrome.KillProcessGroup(cmd)
 		_ = cmd.Wait()
 		_ = os.RemoveAll(profile)
 	})

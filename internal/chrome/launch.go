@@ -324,7 +324,7 @@ func Launch(ctx context.Context, opts LaunchOptions, log *slog.Logger, cdpOpts .
 	p := &Process{cmd: cmd, exited: make(chan struct{}), stderr: NewTailBuffer(8 << 10), removeDir: tempDir}
 	cmd.Stderr = p.stderr
 	cmd.Stdout = p.stderr
-	setProcessGroup(cmd)
+	SetProcessGroup(cmd)
 	log.Debug("launching Chrome", "path", exe, "args", args)
 	if err := cmd.Start(); err != nil {
 		for _, f := range []*os.File{toChromeR, toChromeW, fromChromeR, fromChromeW} {
@@ -388,7 +388,7 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 // Kill stops Chrome and everything it started, waits for it to exit, then
 // removes a temporary profile. It may be called more than once.
 func (p *Process) Kill() {
-	killProcessGroup(p.cmd)
+	KillProcessGroup(p.cmd)
 	<-p.exited
 	p.removeProfile()
 }

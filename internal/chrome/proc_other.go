@@ -7,11 +7,11 @@ import (
 	"os/exec"
 )
 
-// setProcessGroup is a no-op where process groups do not exist.
-func setProcessGroup(*exec.Cmd) {}
+// SetProcessGroup is a no-op where process groups do not exist.
+func SetProcessGroup(*exec.Cmd) {}
 
-// killProcessGroup kills the Chrome process.
-func killProcessGroup(cmd *exec.Cmd) {
+// KillProcessGroup kills the Chrome process.
+func KillProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = cmd.Process.Kill()
 	}

@@ -8,14 +8,14 @@ import (
 	"syscall"
 )
 
-// setProcessGroup puts Chrome and its helpers in their own process group, so
-// a terminal's Ctrl-C reaches only us and killProcessGroup stops them all.
-func setProcessGroup(cmd *exec.Cmd) {
+// SetProcessGroup puts Chrome and its helpers in their own process group, so
+// a terminal's Ctrl-C reaches only us and KillProcessGroup stops them all.
+func SetProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-// killProcessGroup kills Chrome's whole process group.
-func killProcessGroup(cmd *exec.Cmd) {
+// KillProcessGroup kills Chrome's whole process group.
+func KillProcessGroup(cmd *exec.Cmd) {
 	if cmd.Process == nil {
 		return
 	}

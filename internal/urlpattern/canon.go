@@ -29,6 +29,21 @@ import (
 // Canonical returns u in the spelling patterns are matched against; u
 // unchanged when it does not parse or has no host.
 func Canonical(u string) string {
+	// Dropping an empty port or a dot can leave a host that parses
+	// differently again ("a://::" becomes "a://:", then "a://").
+	c := canonicalOnce(u)
+	for range 8 {
+		next := canonicalOnce(c)
+		if next == c {
+			break
+		}
+		c = next
+	}
+	return c
+}
+
+// canonicalOnce is one pass of Canonical.
+func canonicalOnce(u string) string {
 	parsed, err := url.Parse(u)
 	if err != nil || parsed.Host == "" || parsed.Opaque != "" {
 		return u
