@@ -67,7 +67,14 @@ func (t *Tracker) uidLocked(ident, dom Key) string {
 	// has seen the node.
 	ident.Frame = ""
 	if uid, ok := t.byKey[ident]; ok {
-		if k := t.byUID[uid]; k.Frame == "" && dom.Frame != "" {
+		k := t.byUID[uid]
+		switch {
+		case !sameNode(k, dom):
+			// A synthetic identity (a node without a DOM node of its own,
+			// or a second node for one DOM node) now stands for another
+			// DOM key: the uid names what the latest snapshot shows.
+			t.byUID[uid] = dom
+		case k.Frame == "" && dom.Frame != "":
 			k.Frame = dom.Frame
 			t.byUID[uid] = k
 		}
@@ -81,6 +88,12 @@ func (t *Tracker) uidLocked(ident, dom Key) string {
 	t.byKey[ident] = uid
 	t.byUID[uid] = dom
 	return uid
+}
+
+// sameNode tells whether a and b are one DOM node, frame aside.
+func sameNode(a, b Key) bool {
+	a.Frame, b.Frame = "", ""
+	return a == b
 }
 
 // Lookup returns the node a uid names, from any snapshot since the last
