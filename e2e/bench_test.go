@@ -196,14 +196,19 @@ func BenchmarkInput(b *testing.B) {
 }
 
 // BenchmarkScreenshot measures take_screenshot (PNG, returned inline)
-// through MCP of a form page in a 1280x720 viewport.
+// through MCP of a form page in a 1280x720 viewport, and the size of the
+// image it returns (before base64), which the agent receives.
 func BenchmarkScreenshot(b *testing.B) {
 	site := fixtures(b)
 	s := startServer(b, headless...)
 	s.ok("navigate_page", map[string]any{"url": site.URL + "/pages/form.html"})
 	s.ok("resize_page", map[string]any{"width": 1280, "height": 720})
-	s.ok("take_screenshot", nil)
+	_, img := s.shot(nil)
+	if img == nil {
+		b.Fatal("take_screenshot returned no image")
+	}
 	timeCalls(b, "take_screenshot", func() { s.ok("take_screenshot", nil) })
+	b.ReportMetric(float64(len(img.Data))/1000, "png-KB")
 }
 
 // BenchmarkPerformanceTrace measures the whole performance_start_trace call
