@@ -248,7 +248,9 @@ func stopTrace(ctx context.Context, c *Call, tr *browser.Trace, dest *confine.Pl
 		w = io.MultiWriter(pw, f)
 	}
 	// The viewport is read before stopping, briefly: a busy page must not
-	// hold the trace back.
+	// hold the trace back. Reading it lets the page report the interactions
+	// it handled last (an action answers once its input was handled, before
+	// the next paint that Chrome's Event Timing, INP, waits for).
 	vctx, vcancel := context.WithTimeout(ctx, 2*time.Second)
 	viewport, verr := c.Page.Profiler().TraceViewport(vctx)
 	vcancel()

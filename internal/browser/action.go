@@ -235,6 +235,7 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, window time.Duratio
 
 	// The action runs beside the watch: input commands are not answered
 	// while a dialog they opened is showing.
+	p.handled.Store(false)
 	actx, cancel := context.WithCancel(ctx)
 	errc := make(chan error, 1)
 	go func() { errc <- act(actx) }()
@@ -260,6 +261,10 @@ func (p *Page) act(ctx context.Context, answer DialogAnswer, window time.Duratio
 			}
 			if !settle || w.dialog != nil {
 				return w.report(), nil
+			}
+			if window == inputWindow && p.handled.Load() {
+				// What the input set going has started (Input.handledBy).
+				window = handledWindow
 			}
 			return p.settle(ctx, w, window)
 		case ev, ok := <-w.events:

@@ -24,8 +24,15 @@ const (
 	// headless Chromium 156: click handlers had run when the last
 	// Input.dispatchMouseEvent answered (30 of 30), but Chrome hands the page
 	// mouse moves at its next frame, so hover handlers ran 3-21 ms later
-	// (41 ms on a loaded machine): the frame is awaited, not guessed.
+	// (41 ms on a loaded machine): the frame is awaited, not guessed. An
+	// action whose last input the page had handled when it was answered (a
+	// click's release, keys: Input.handledBy) waits for handledWindow.
 	inputWindow = 10 * time.Millisecond
+	// handledWindow is that window after input the page had handled: no
+	// frame, only a timer's turn, so that a timer of no delay the action
+	// set through a reference the page took before the watch began (which
+	// the watch does not see) has run, its DOM change seen.
+	handledWindow = time.Millisecond
 	// scriptWindow is that window for scripts: their effects are scheduled
 	// by the time their evaluation answers, in the page the watch records.
 	scriptWindow = 0
@@ -133,7 +140,8 @@ type settled struct {
 // page said that neither its DOM nor its focus changed.
 func (p *Page) settleIn(ctx context.Context, s *cdp.Session, window time.Duration, cpu float64) (changed bool, err error) {
 	quiet, limit := scaled(domQuiet, cpu), scaled(domSettleCap, cpu)
-	expr := fmt.Sprintf("(%s)(%d, %d, %d)", effectsSettleJS, scaled(window, cpu).Milliseconds(), quiet.Milliseconds(), limit.Milliseconds())
+	frames := window >= inputWindow // see handledWindow
+	expr := fmt.Sprintf("(%s)(%d, %d, %d, %t)", effectsSettleJS, scaled(window, cpu).Milliseconds(), quiet.Milliseconds(), limit.Milliseconds(), frames)
 	res, err := cdp.RuntimeEvaluate.Call(ctx, s, cdp.EvaluateParams{Expression: expr, ReturnByValue: true, AwaitPromise: true})
 	if err == nil && res.ExceptionDetails != nil {
 		err = fmt.Errorf("wait for the action's effects: %s", res.ExceptionDetails.Message())

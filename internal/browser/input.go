@@ -32,10 +32,22 @@ func (in Input) mouse(ctx context.Context, ev cdp.MouseEvent) error {
 			}
 		}
 	}
+	in.handledBy(false)
 	if err := cdp.InputDispatchMouseEvent.Do(ctx, s, ev); err != nil {
 		return fmt.Errorf("mouse %s: %w", ev.Type, err)
 	}
+	in.handledBy(ev.Type != "mouseMoved")
 	return nil
+}
+
+// handledBy records whether the page had handled the input an action
+// just sent by the time its last event was answered. Key events, and mouse
+// presses and releases, are answered once the page's handlers ran; a mouse
+// move is answered before, the page getting it at its next frame, unless
+// a press sent after it in the same burst makes Chrome hand it over first
+// (it goes to the page in order, and the move's handlers run first).
+func (in Input) handledBy(handled bool) {
+	in.page.handled.Store(handled)
 }
 
 // CheckPresses makes every mouse press and release of the tool call that
@@ -97,9 +109,11 @@ func (in Input) send(ctx context.Context, events []cdp.MouseEvent) error {
 	for i, ev := range events {
 		reqs[i] = cdp.InputDispatchMouseEvent.With(ev)
 	}
+	in.handledBy(false)
 	if err := s.Pipeline(ctx, reqs...); err != nil {
 		return fmt.Errorf("mouse click: %w", err)
 	}
+	in.handledBy(events[len(events)-1].Type != "mouseMoved")
 	return nil
 }
 
@@ -285,7 +299,7 @@ func (in Input) Drag(ctx context.Context, from, to *Element) error {
 // choosing in ARIA comboboxes, listboxes, sliders and spinbuttons (see
 // ariafill.go).
 func (in Input) Fill(ctx context.Context, e *Element, value string) error {
-	kind, err := e.callString(ctx, fillKindJS)
+	kind, err := e.callString(ctx, fillKindSelectingJS)
 	if err != nil {
 		return err
 	}
@@ -319,7 +333,7 @@ func (in Input) Fill(ctx context.Context, e *Element, value string) error {
 		}
 		return err
 	case kind == "text" || kind == "editable":
-		return in.typeInto(ctx, e, value)
+		return in.typeSelected(ctx, e, value)
 	case kind == "editcombobox":
 		return in.fillEditableCombobox(ctx, e, value)
 	case kind == "ariacombobox":
@@ -349,6 +363,16 @@ func (in Input) typeInto(ctx context.Context, e *Element, text string) error {
 	if _, err := e.call(ctx, selectContentsJS); err != nil {
 		return err
 	}
+	return in.typeSelected(ctx, e, text)
+}
+
+// fillKindSelectingJS is fill-kind.js that, for a text field, also does
+// what select-contents.js does: a fill types into it after one call.
+var fillKindSelectingJS = fmt.Sprintf("function() {\n  const kind = (%s).call(this);\n  if (kind === 'text' || kind === 'editable') (%s).call(this);\n  return kind;\n}", fillKindJS, selectContentsJS)
+
+// typeSelected is typeInto for a field already focused, its contents
+// selected.
+func (in Input) typeSelected(ctx context.Context, e *Element, text string) error {
 	if text == "" {
 		if err := in.PressKey(ctx, "Delete"); err != nil {
 			return err
@@ -375,6 +399,7 @@ func (in Input) insertText(ctx context.Context, text string) error {
 	if err != nil {
 		return err
 	}
+	in.handledBy(false)
 	if err := cdp.InputInsertText.Do(ctx, s, cdp.InsertTextParams{Text: text}); err != nil {
 		return fmt.Errorf("type: %w", err)
 	}
@@ -390,6 +415,7 @@ func (in Input) key(ctx context.Context, ev cdp.KeyEvent) error {
 	if err := cdp.InputDispatchKeyEvent.Do(ctx, s, ev); err != nil {
 		return fmt.Errorf("key %s: %w", ev.Key, err)
 	}
+	in.handledBy(true)
 	return nil
 }
 
@@ -467,6 +493,7 @@ func (in Input) TypeText(ctx context.Context, text string) error {
 	if err := s.Pipeline(ctx, events...); err != nil {
 		return fmt.Errorf("type: %w", err)
 	}
+	in.handledBy(true)
 	return nil
 }
 

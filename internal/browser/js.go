@@ -82,6 +82,8 @@ var (
 	setValueJS string // sets the value of an input that is not typed into
 	//go:embed js/wait-for-text.js
 	waitForTextJS string // waits for one of some texts to show
+	//go:embed js/trace-frames.js
+	traceFramesJS string // waits for the frames that report interactions to the trace, then reads the viewport
 	//go:embed js/wait-settled.js
 	waitSettledJS string // waits until the page has been quiet for a while
 	//go:embed js/wait-size.js

@@ -47,6 +47,10 @@ type Page struct {
 	// pressCheck, when set, is asked before every mouse press and release
 	// of the call holding the page (see Input.CheckPresses).
 	pressCheck func(ctx context.Context, x, y float64) error
+	// handled is set when the page had handled the last input an action
+	// sent by the time Chrome answered it (see Input.handledBy): its
+	// effects have started, and settling needs no window for late ones.
+	handled atomic.Bool
 
 	// The state of the page's focused parts, each with its own lock.
 	events    pageEvents                        // dialog, iframes and the subscriptions following them

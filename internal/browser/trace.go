@@ -167,11 +167,27 @@ func (pr Profiler) WaitSettled(ctx context.Context, atLeast, quiet, limit time.D
 	return nil
 }
 
+// interactionFrames is how many animation frames TraceViewport lets the
+// page begin. Chrome writes an interaction's Event Timing (what INP is
+// made of) to the trace once the paint after its handlers was presented:
+// the first frame is that paint, and the compositor learns it was
+// presented with the BeginFrame of the second or the third, before their
+// main-thread part. On a loaded machine (two busy cores) a stop after one
+// frame missed a quick click's interaction 3 times in 24, after two or
+// three frames none in 48.
+const interactionFrames = 3
+
+// traceFramesCap bounds that wait: a page that draws no frames (hidden, or
+// one that replaced requestAnimationFrame) answers after it.
+const traceFramesCap = 250 * time.Millisecond
+
 // TraceViewport describes the page's layout viewport as the trace saw it:
 // its size in CSS pixels and its device pixel ratio, e.g. "1280x633 CSS
-// pixels at device pixel ratio 1". LCP and CLS depend on it.
+// pixels at device pixel ratio 1". LCP and CLS depend on it. It answers
+// once the page began interactionFrames frames, so that a trace stopped
+// next holds the interactions the page handled before it was called.
 func (pr Profiler) TraceViewport(ctx context.Context) (string, error) {
-	v, err := pr.page.Evaluate(ctx, `innerWidth + "x" + innerHeight + " CSS pixels at device pixel ratio " + devicePixelRatio`)
+	v, err := pr.page.Evaluate(ctx, fmt.Sprintf("(%s)(%d, %d)", traceFramesJS, interactionFrames, traceFramesCap.Milliseconds()))
 	if err != nil {
 		return "", fmt.Errorf("read the viewport: %w", err)
 	}

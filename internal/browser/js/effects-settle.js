@@ -1,12 +1,12 @@
 // Ends the action effects-watch.js recorded and resolves once its effects
 // are over: "none" when nothing was pending and nothing new started within
-// windowMs and the next animation frame (where Chrome hands the page mouse
-// moves); otherwise (pending timers or requests, a navigation, new DOM
+// windowMs and, with frames, the next animation frame (where Chrome hands
+// the page mouse moves); otherwise (pending timers or requests, a navigation, new DOM
 // mutations) "settled" once nothing is pending and the page was quiet for
 // quietMs, or "capped" after capMs. "lost" means the recording is gone
 // (another document). The result is {outcome, changed}: changed tells
 // whether the DOM changed or the focus moved since the recording began.
-(windowMs, quietMs, capMs) => new Promise(resolve => {
+(windowMs, quietMs, capMs, frames) => new Promise(resolve => {
   const t = window[Symbol.for('devtools-mcp effects')];
   if (!t) { resolve({outcome: 'lost', changed: true}); return; }
   t.acting = false;
@@ -34,10 +34,14 @@
     later(check, 10);
   };
   if (waiting || windowMs <= 0) return check();
-  let framed = false, timed = false, begun = false;
+  let framed = !frames, timed = false, begun = false;
   const ready = () => { if (framed && timed && !begun) { begun = true; check(); } };
   const frame = () => { framed = true; ready(); };
-  t.requestAnimationFrame?.call(window, () => later(frame, 0));
-  later(frame, 100); // a hidden page draws no frames
-  later(() => { timed = true; ready(); }, windowMs);
+  if (frames) {
+    t.requestAnimationFrame?.call(window, () => later(frame, 0));
+    later(frame, 100); // a hidden page draws no frames
+  }
+  // Without frames the window is one timer's turn: timers of no delay the
+  // action set run first.
+  later(() => { timed = true; ready(); }, frames ? windowMs : 0);
 })
