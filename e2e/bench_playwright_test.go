@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -32,6 +33,10 @@ func BenchmarkPlaywrightSessionScale(b *testing.B) {
 	if cli == "" {
 		b.Skip("set PLAYWRIGHT_MCP to @playwright/mcp's cli.js to measure playwright-mcp beside ours (bench.sh does when /tmp/pw has it)")
 	}
+	cli, err := filepath.Abs(cli) // it runs in a directory of its own
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, n := range []int{1, 4, 8, 16} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) { benchPlaywright(b, n, cli) })
 	}
@@ -49,6 +54,7 @@ func benchPlaywright(b *testing.B, n int, cli string) {
 		args = append(args, "--no-sandbox")
 	}
 	cmd := exec.Command("node", args...)
+	cmd.Dir = b.TempDir() // it writes its snapshots under .playwright-mcp there
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
