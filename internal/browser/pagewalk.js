@@ -14,18 +14,27 @@ function (threshold) {
   const R = (globalThis.__devtoolsMcp ??= {
     next: 1,
     byNode: new WeakMap(),
-    byRef: new Map(),
-    gone: new FinalizationRegistry((id) => R.byRef.delete(id)),
+    // byRef holds a WeakRef to each numbered node at its number; the
+    // references of nodes that are gone are dropped now and then (sweep),
+    // cheaper than a FinalizationRegistry entry per node.
+    byRef: [],
+    numbered: 0, // since the last sweep
     scripted: false,
     ref(n) {
       let id = R.byNode.get(n);
       if (!id) {
         id = R.next++;
         R.byNode.set(n, id);
-        R.byRef.set(id, new WeakRef(n));
-        R.gone.register(n, id);
+        R.byRef[id] = new WeakRef(n);
+        R.numbered++;
       }
       return id;
+    },
+    sweep(live) {
+      if (R.numbered < 2 * live + 10000) return;
+      R.numbered = 0;
+      const refs = R.byRef;
+      for (let i = 1; i < refs.length; i++) if (refs[i] !== undefined && refs[i].deref() === undefined) refs[i] = undefined;
     },
   });
   if (!R.scripted) {
@@ -53,18 +62,38 @@ function (threshold) {
   // label, an alternative, a value): a space between it and the text
   // around it, nothing at the ends of the name, which keep their spaces.
   const SEP = '\u0002';
+  // plain is text that joined leaves as it is.
+  const plain = /^[^\u0001\u0002\t\n\r\f]*$/;
   const joined = (s) =>
-    s.replace(/^\u0002+|\u0002+$/g, '').replace(/[ \t\n\r\f\u0002]*\u0002[ \t\n\r\f\u0002]*/g, () => ' ').replace(/[ \t\n\r\f\u0001]+/g, (m) => (m.includes(BLOCK) ? BLOCK : ' ')).replace(/^\u0001|\u0001$/g, '').replaceAll(BLOCK, ' ');
+    plain.test(s) && !s.includes('  ') ? s : s.replace(/^\u0002+|\u0002+$/g, '').replace(/[ \t\n\r\f\u0002]*\u0002[ \t\n\r\f\u0002]*/g, () => ' ').replace(/[ \t\n\r\f\u0001]+/g, (m) => (m.includes(BLOCK) ? BLOCK : ' ')).replace(/^\u0001|\u0001$/g, '').replaceAll(BLOCK, ' ');
   const clean = (s) => joined(s).trim();
-  // display returns an element's computed display, cached: the edges of
-  // text are looked up for every text node.
-  const displays = new Map();
-  const display = (el) => {
-    let d = displays.get(el);
-    if (d === undefined) displays.set(el, (d = getComputedStyle(el).display));
-    return d;
+  // css returns the computed style of an element, read once per element
+  // and property: each read of a computed property serializes its value
+  // anew, and the walk, the names and the edges of text ask for the same
+  // ones again. Its fields are named as CSSStyleDeclaration's, so a
+  // pseudo-element's style is used the same way.
+  class Style {
+    constructor(st) {
+      this.st = st;
+      this.display = st.display;
+      this.visibility = st.visibility;
+      this.ws = this.tt = this.cv = undefined;
+    }
+    get whiteSpace() { return (this.ws ??= this.st.whiteSpace); }
+    get textTransform() { return (this.tt ??= this.st.textTransform); }
+    get contentVisibility() { return (this.cv ??= this.st.contentVisibility); }
+  }
+  const styles = new Map();
+  const css = (el) => {
+    let st = styles.get(el);
+    if (st === undefined) styles.set(el, (st = new Style(getComputedStyle(el))));
+    return st;
   };
-  const isInline = (el) => display(el).startsWith('inline') || display(el) === 'contents';
+  const display = (el) => css(el).display;
+  const isInline = (el) => {
+    const d = css(el).display;
+    return d.startsWith('inline') || d === 'contents';
+  };
   // sibling skips comments.
   const sibling = (n, before) => {
     do n = before ? n.previousSibling : n.nextSibling; while (n && n.nodeType === 8);
@@ -94,7 +123,7 @@ function (threshold) {
     while (m) {
       if (m.nodeType === 3) {
         const content = /[^ \t\n\r\f]/.test(m.data);
-        if (before && (!content || /[ \t\n\r\f]$/.test(m.data))) return !m.parentNode || m.parentNode.nodeType !== 1 || !preserved(getComputedStyle(m.parentNode));
+        if (before && (!content || /[ \t\n\r\f]$/.test(m.data))) return !m.parentNode || m.parentNode.nodeType !== 1 || !preserved(css(m.parentNode));
         if (content) return false;
         m = step(m, before);
         continue;
@@ -230,8 +259,11 @@ function (threshold) {
     skipTags.has(el.localName) || st.display === 'none' || el.getAttribute('aria-hidden') === 'true' || el.inert;
 
   // pagewalk_roles.js: roles and widget states (inserted by pagewalk.go).
-  const byIds = (el, attr) =>
-    (el.getAttribute(attr) || '').trim().split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean);
+  const none = [];
+  const byIds = (el, attr) => {
+    const v = el.getAttribute(attr);
+    return v ? v.trim().split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean) : none;
+  };
 
   // text returns the text a node contributes to the name of an ancestor
   // (or its own, from its content); pst is its parent's computed style.
@@ -240,7 +272,7 @@ function (threshold) {
     if (n.nodeType !== 1 || seen.has(n)) return '';
     seen.add(n);
     const el = n;
-    const st = getComputedStyle(el);
+    const st = css(el);
     if (hidden(el, st) || st.visibility === 'hidden') return '';
     // Text that does not come from content (a label, an alternative, a
     // control's value) is set apart by spaces, as Chromium joins it.
@@ -256,7 +288,7 @@ function (threshold) {
     if (el.localName === 'select') return apart(el.selectedOptions[0]?.textContent ?? '');
     if (containers.has(el.getAttribute('role'))) return '';
     let s = pseudoText(el, '::before', true);
-    for (const c of kids(el)) s += text(c, seen, st);
+    for (let ks = kids(el), i = 0; i < ks.length; i++) s += text(ks[i], seen, st);
     s += pseudoText(el, '::after', true);
     return st.display.startsWith('inline') || st.display === 'contents' ? s : BLOCK + s + BLOCK;
   };
@@ -265,7 +297,7 @@ function (threshold) {
   // aria-describedby points to: all of its text when it is hidden itself
   // (a hidden label still names), as Chromium reads it.
   const referenced = (t) => {
-    const st = getComputedStyle(t);
+    const st = css(t);
     return (hidden(t, st) || st.visibility === 'hidden') && !skipTags.has(t.localName) ? collapse(t.textContent) : text(t, new Set());
   };
 
@@ -326,9 +358,9 @@ function (threshold) {
     if (fromContent.has(role)) {
       let s = '';
       const seen = new Set([el]);
-      const st = getComputedStyle(el);
+      const st = css(el);
       s += pseudoText(el, '::before', true);
-      for (const c of kids(el)) s += text(c, seen, st);
+      for (let ks = kids(el), i = 0; i < ks.length; i++) s += text(ks[i], seen, st);
       s += pseudoText(el, '::after', true);
       s = joined(s);
       if (s.trim()) return s;
@@ -413,7 +445,7 @@ function (threshold) {
     }
     if (n.nodeType !== 1) return;
     const el = n;
-    const st = getComputedStyle(el);
+    const st = css(el);
     if (hidden(el, st) || (modal && !el.contains(modal) && !modal.contains(el))) return;
     const visible = st.visibility !== 'hidden' && st.visibility !== 'collapse';
     let role = visible ? roleOf(el) : '';
@@ -438,7 +470,7 @@ function (threshold) {
       quiet ||= toggleLabel;
       if (!skipped(el, st)) {
         addPseudo(el, '::before', parent);
-        for (const c of kids(el)) walk(c, parent, st);
+        for (let ks = kids(el), i = 0; i < ks.length; i++) walk(ks[i], parent, st);
         addPseudo(el, '::after', parent);
       }
       quiet = was;
@@ -627,11 +659,12 @@ function (threshold) {
     }
     if (skipped(el, st)) return;
     addPseudo(el, '::before', ax);
-    for (const c of kids(el)) walk(c, ax, st);
+    for (let ks = kids(el), i = 0; i < ks.length; i++) walk(ks[i], ax, st);
     addPseudo(el, '::after', ax);
   };
 
   const root = emit(document, 'RootWebArea', clean(document.title), ['focusable', true, 'url', document.URL]);
-  if (document.body) walk(document.body, root, getComputedStyle(document.documentElement));
+  if (document.body) walk(document.body, root, css(document.documentElement));
+  R.sweep(out.length);
   return JSON.stringify(out);
 }
