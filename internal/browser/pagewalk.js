@@ -433,6 +433,8 @@ function (threshold) {
       depth--;
     }
   };
+  const isAria = (a) => a.startsWith('aria-');
+  const noAttr = () => null;
   const visit = (n, parent, pst) => {
     if (n.nodeType === 3) {
       if (pst.visibility !== 'visible' || quiet) return;
@@ -446,6 +448,10 @@ function (threshold) {
     if (n.nodeType !== 1) return;
     const el = n;
     const st = css(el);
+    // Most elements have no aria-* attribute: their many reads below are
+    // skipped.
+    const aria = el.hasAttributes() && el.getAttributeNames().some(isAria);
+    const at = aria ? (a) => el.getAttribute(a) : noAttr;
     if (hidden(el, st) || (modal && !el.contains(modal) && !modal.contains(el))) return;
     const visible = st.visibility !== 'hidden' && st.visibility !== 'collapse';
     let role = visible ? roleOf(el) : '';
@@ -454,12 +460,12 @@ function (threshold) {
     const tabbable = el.hasAttribute('tabindex') || natural(el);
     // aria-disabled leaves an element focusable; :disabled does not.
     const native = formish.has(tag) && el.matches(':disabled');
-    const disabled = native || el.getAttribute('aria-disabled') === 'true' || (ariaDisabled && tabbable && !!el.parentElement?.closest('[aria-disabled=true]'));
+    const disabled = native || at('aria-disabled') === 'true' || (ariaDisabled && tabbable && !!el.parentElement?.closest('[aria-disabled=true]'));
     const editable = el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable);
     const focusable = visible && !native && (tabbable || editable || el === focused || (tag === 'option' && !!el.parentElement?.closest('select')));
     if (focusable && (role === '' || role === 'none')) role = 'generic';
-    const live = el.getAttribute('aria-live') || liveOf[role];
-    const labelled = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
+    const live = at('aria-live') || liveOf[role];
+    const labelled = at('aria-label') !== null || at('aria-labelledby') !== null || el.hasAttribute('title');
     // An invisible element is out of the tree whatever it says of itself
     // (its visible descendants are not).
     if (role === '' && visible && (live || labelled || editable)) role = 'generic';
@@ -483,23 +489,23 @@ function (threshold) {
     if (editable) props.push('editable', 'richtext');
     if (live) {
       props.push('live', live);
-      props.push('relevant', el.getAttribute('aria-relevant') || 'additions text');
-      const atomic = el.getAttribute('aria-atomic');
+      props.push('relevant', at('aria-relevant') || 'additions text');
+      const atomic = at('aria-atomic');
       if (atomic ? atomic === 'true' : role === 'status' || role === 'alert') props.push('atomic', true);
     }
-    if (el.getAttribute('aria-busy') === 'true') props.push('busy', true);
-    if (el.getAttribute('aria-modal') === 'true' || (el.localName === 'dialog' && el.matches(':modal'))) props.push('modal', true);
-    const rd = el.getAttribute('aria-roledescription');
+    if (at('aria-busy') === 'true') props.push('busy', true);
+    if (at('aria-modal') === 'true' || (el.localName === 'dialog' && el.matches(':modal'))) props.push('modal', true);
+    const rd = at('aria-roledescription');
     if (rd) props.push('roledescription', rd);
     // Chromium reports an access key as the shortcut it is on Linux.
-    const ks = el.getAttribute('aria-keyshortcuts') || (el.accessKey && 'Alt+' + el.accessKey);
+    const ks = at('aria-keyshortcuts') || (el.accessKey && 'Alt+' + el.accessKey);
     if (ks) props.push('keyshortcuts', ks);
     let value;
     switch (role) {
       case 'heading': {
         // Chromium reads aria-level as at least 1 (0, -1 or a word are 1)
         // and ignores it above 9, for the tag's level or 2.
-        const attr = el.getAttribute('aria-level');
+        const attr = at('aria-level');
         let lv = attr ? Math.max(parseInt(attr, 10) || 0, 1) : 10;
         if (lv > 9) lv = /^h[1-6]$/.test(tag) ? +tag.slice(1) : 2;
         props.push('level', lv);
@@ -507,17 +513,18 @@ function (threshold) {
       }
       case 'link': case 'doc-backlink': case 'doc-biblioref': case 'doc-glossref': case 'doc-noteref':
         // An SVG link's href is an animated string, relative.
-        if (el.href) props.push('url', typeof el.href === 'string' ? el.href : new URL(el.href.baseVal, el.baseURI).href);
+        const href = el.href;
+        if (href) props.push('url', typeof href === 'string' ? href : new URL(href.baseVal, el.baseURI).href);
         break;
       case 'image':
         if (el.src) props.push('url', el.src);
         break;
       case 'textbox': case 'searchbox': {
-        const ml = el.getAttribute('aria-multiline');
+        const ml = at('aria-multiline');
         props.push('editable', 'plaintext');
         props.push('multiline', tag !== 'input' && (ml === 'true' || (ml !== 'false' && tag === 'textarea')));
-        props.push('readonly', !!el.readOnly || el.getAttribute('aria-readonly') === 'true');
-        props.push('required', !!el.required || el.getAttribute('aria-required') === 'true');
+        props.push('readonly', !!el.readOnly || at('aria-readonly') === 'true');
+        props.push('required', !!el.required || at('aria-required') === 'true');
         if (tag === 'input' || tag === 'textarea') value = el.type === 'password' ? '•'.repeat(el.value.length) : el.value;
         break;
       }
@@ -529,7 +536,7 @@ function (threshold) {
           props.push('valuemax', el.max === '' ? 0 : Number(el.max));
           props.push('valuetext', el.value);
           if (el.value !== '') value = Number(el.value);
-          if (el.hasAttribute('aria-valuenow')) value = ariaNumber(el, 'aria-valuenow');
+          if (at('aria-valuenow') !== null) value = ariaNumber(el, 'aria-valuenow');
         } else value = ariaRange(el, role, props);
         break;
       case 'slider':
@@ -574,7 +581,7 @@ function (threshold) {
         }
         break;
       case 'treeitem': {
-        let level = parseInt(el.getAttribute('aria-level'), 10);
+        let level = parseInt(at('aria-level'), 10);
         if (!(level > 0)) {
           level = 1;
           for (let a = el.parentElement?.closest('[role=treeitem]'); a; a = a.parentElement?.closest('[role=treeitem]')) level++;
@@ -583,7 +590,7 @@ function (threshold) {
         break;
       }
       case 'option':
-        props.push('selected', tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true');
+        props.push('selected', tag === 'option' ? el.selected : at('aria-selected') === 'true');
         break;
     }
     if (role === 'option' || role === 'treeitem') {
@@ -593,41 +600,41 @@ function (threshold) {
     // A text field says how it completes what is typed; input with a
     // datalist completes from its list.
     if (role === 'textbox' || role === 'searchbox' || (role === 'combobox' && tag === 'input')) {
-      const ac = el.getAttribute('aria-autocomplete');
+      const ac = at('aria-autocomplete');
       if (ac && ac !== 'none') props.push('autocomplete', ac);
       else if (tag === 'input' && el.list) props.push('autocomplete', 'list');
     }
-    if ((el.getAttribute('aria-required') === 'true' || (tag === 'select' && role === 'listbox' && el.required)) && requirable.has(role)) props.push('required', true);
+    if ((at('aria-required') === 'true' || (tag === 'select' && role === 'listbox' && el.required)) && requirable.has(role)) props.push('required', true);
     for (const [attr, prop] of [['aria-errormessage', 'errormessage'], ['aria-details', 'details']]) {
-      if (!el.hasAttribute(attr)) continue;
+      if (at(attr) === null) continue;
       const ids = byIds(el, attr);
       if (ids.length) props.push(prop, ids.map((t) => t.id).join(' '));
     }
     if (readonlyOf(el, role)) props.push('readonly', true);
-    const expanded = el.getAttribute('aria-expanded');
+    const expanded = at('aria-expanded');
     if (expanded === 'true' || expanded === 'false') props.push('expanded', expanded === 'true');
-    const pressed = el.getAttribute('aria-pressed');
+    const pressed = at('aria-pressed');
     if (pressed === 'true' || pressed === 'mixed' || pressed === 'false') props.push('pressed', pressed);
     // A combobox other than a <select> pops up a listbox unless it says
     // otherwise.
-    const popup = el.getAttribute('aria-haspopup');
+    const popup = at('aria-haspopup');
     if (popup && popup !== 'false') props.push('hasPopup', popup === 'true' ? 'menu' : popup);
     else if (role === 'combobox' && tag !== 'select') props.push('hasPopup', 'listbox');
-    if (el.getAttribute('aria-invalid') && el.getAttribute('aria-invalid') !== 'false') props.push('invalid', el.getAttribute('aria-invalid'));
-    const sel = el.getAttribute('aria-selected');
+    if (at('aria-invalid') && at('aria-invalid') !== 'false') props.push('invalid', at('aria-invalid'));
+    const sel = at('aria-selected');
     if ((sel === 'true' || sel === 'false') && role !== 'option') props.push('selected', sel === 'true');
     else if (sel === null && (role === 'treeitem' || role === 'tab') && followsFocus(el, role)) props.push('selected', el === focused);
-    const orientation = el.getAttribute('aria-orientation') || orientationOf[role];
+    const orientation = at('aria-orientation') || orientationOf[role];
     if (orientation && !(role === 'slider' && tag === 'input')) props.push('orientation', orientation);
-    if (multiselectable.has(role) && (el.multiple || el.getAttribute('aria-multiselectable') === 'true')) props.push('multiselectable', true);
+    if (multiselectable.has(role) && (el.multiple || at('aria-multiselectable') === 'true')) props.push('multiselectable', true);
     if (role === 'DisclosureTriangle' && el.parentElement?.localName === 'details') props.push('expanded', el.parentElement.open);
     if (editable) value = clean(el.textContent);
 
     const nm = role === 'LineBreak' ? '\n' : name(el, role);
-    const described = byIds(el, 'aria-describedby');
+    const described = aria ? byIds(el, 'aria-describedby') : none;
     const title = tag === 'svg' ? svgTitle(el) : clean(el.title || '');
     // A title is the description unless it gave the name.
-    const authored = !!el.getAttribute('aria-label')?.trim() || byIds(el, 'aria-labelledby').length > 0;
+    const authored = !!at('aria-label')?.trim() || (aria ? byIds(el, 'aria-labelledby') : none).length > 0;
     const desc = described.length ? clean(described.map(referenced).join(' ')) : title && (title !== nm || authored) ? title : '';
     if (desc) props.push('description', desc);
     const ax = emit(el, role, nm, props, value);
