@@ -45,7 +45,9 @@ function (threshold) {
   const ref = (n) => R.ref(n);
 
   // Each node is [ref, role, name, value, [prop, value, ...], [child refs]],
-  // which the Go side turns into AX nodes: a fraction of their JSON.
+  // which the Go side turns into AX nodes: a fraction of their JSON. Empty
+  // fields at the end are left out when sent (most nodes are leaves, many
+  // without properties or value): the answer's size is much of its time.
   const out = [];
   const emit = (node, role, name, props, value) => {
     const ax = [ref(node), role, name || '', value ?? '', props, []];
@@ -673,5 +675,11 @@ function (threshold) {
   const root = emit(document, 'RootWebArea', clean(document.title), ['focusable', true, 'url', document.URL]);
   if (document.body) walk(document.body, root, css(document.documentElement));
   R.sweep(out.length);
+  for (const ax of out) {
+    if (ax[5].length) continue;
+    ax.length = 5;
+    if (ax[4].length) continue;
+    ax.length = ax[3] === '' ? (ax[2] === '' ? 2 : 3) : 4;
+  }
   return JSON.stringify(out);
 }
