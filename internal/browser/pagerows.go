@@ -18,8 +18,8 @@ import (
 // parent's child list), child lists and properties.
 func axNodes(data []byte) ([]cdp.AXNode, error) {
 	s := jsonscan.NewBytes(data)
-	// About 75 bytes a row: room for most pages' nodes at once.
-	r := rowReader{s: s, nodes: make([]cdp.AXNode, 0, len(data)/64+1)}
+	// Rows take 40 to 75 bytes: room for most pages' nodes at once.
+	r := rowReader{s: s, nodes: make([]cdp.AXNode, 0, len(data)/40+1)}
 	err := s.Array(r.row)
 	if err == nil && !s.End() {
 		err = s.Errorf("text after the nodes")
