@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
+	"github.com/devtools-mcp/devtools-mcp/internal/jsonscan"
 	"github.com/devtools-mcp/devtools-mcp/snapshot"
 )
 
@@ -74,11 +75,12 @@ func (sn Snapshots) readByScript(ctx context.Context, s *cdp.Session, frameID st
 	if err != nil {
 		return nil, fmt.Errorf("read frame %s in the page: %w", frameID, err)
 	}
-	var text string
-	if err := json.Unmarshal(res.Result.Value, &text); err != nil || text == "" {
+	// The rows come as one JSON string, every quote in them escaped.
+	text, err := jsonscan.NewBytes(res.Result.Value).AppendString(make([]byte, 0, len(res.Result.Value)))
+	if err != nil || len(text) == 0 {
 		return nil, err
 	}
-	nodes, err := axNodes([]byte(text))
+	nodes, err := axNodes(text)
 	if err != nil {
 		return nil, fmt.Errorf("read frame %s in the page: %w", frameID, err)
 	}
