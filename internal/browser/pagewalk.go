@@ -22,17 +22,24 @@ import (
 // roots) are documented in the README; verbose snapshots always use
 // Chromium's tree.
 
-// pagewalkJS is pagewalk.js with pagewalk_roles.js (its tables of roles
-// and widget states, kept apart to keep each file readable) in place of
-// its marker line.
-var pagewalkJS = strings.Replace(pagewalkMain, pagewalkRolesMarker, pagewalkRoles, 1)
+// pagewalkJS is pagewalk.js with pagewalk_text.js (how text renders and
+// joins into names) and pagewalk_roles.js (its tables of roles and widget
+// states), kept apart to keep each file readable, in place of their marker
+// lines.
+var pagewalkJS = strings.NewReplacer(pagewalkTextMarker, pagewalkText, pagewalkRolesMarker, pagewalkRoles).Replace(pagewalkMain)
 
-// pagewalkRolesMarker is the line of pagewalk.js that pagewalk_roles.js
-// replaces.
-const pagewalkRolesMarker = "  // pagewalk_roles.js: roles and widget states (inserted by pagewalk.go).\n"
+// pagewalkTextMarker and pagewalkRolesMarker are the lines of pagewalk.js
+// that pagewalk_text.js and pagewalk_roles.js replace.
+const (
+	pagewalkTextMarker  = "  // pagewalk_text.js: how text renders and joins into names (inserted by pagewalk.go).\n"
+	pagewalkRolesMarker = "  // pagewalk_roles.js: roles and widget states (inserted by pagewalk.go).\n"
+)
 
 //go:embed pagewalk.js
 var pagewalkMain string
+
+//go:embed pagewalk_text.js
+var pagewalkText string
 
 //go:embed pagewalk_roles.js
 var pagewalkRoles string
