@@ -46,6 +46,11 @@ func (t *Tracker) Take(root *Frame, verbose bool) *Snapshot {
 	if top == nil {
 		return s
 	}
+	if len(t.byKey) == 0 && count > 64 {
+		// A new document's first snapshot: every node gets a uid, into
+		// maps made at their size rather than grown step by step.
+		t.byKey, t.byUID = make(map[Key]string, count), make(map[string]Key, count)
+	}
 	// Number in the order the nodes are printed.
 	stack := []*Node{top}
 	for len(stack) > 0 {

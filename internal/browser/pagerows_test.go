@@ -63,6 +63,26 @@ func TestAXNodes(t *testing.T) {
 	if box.Name != nil || string(box.Value.Value) != `"typed"` || string(box.Description.Value) != `"d"` || len(box.Properties) != 1 || box.Properties[0].Name != "kéy" {
 		t.Errorf("textbox: %+v", box)
 	}
+	// pagewalk.js leaves out the empty fields at the end of a row.
+	short, err := axNodes([]byte(`[[1,"RootWebArea","T","",[],[2,3,4]],[2,"StaticText","Hi"],[3,"generic"],[4,"textbox","","v"],[5,"link","L","",["url","u"]]]`))
+	if err != nil || len(short) != 5 {
+		t.Fatalf("rows without their empty ends: %d nodes, %v", len(short), err)
+	}
+	if n := short[1]; string(n.Name.Value) != `"Hi"` || n.Value != nil || n.Properties != nil || n.ChildIDs != nil {
+		t.Errorf("text without value, properties or children: %+v", n)
+	}
+	if n := short[2]; n.Name != nil || string(n.Role.Value) != `"generic"` {
+		t.Errorf("node with a role only: %+v", n)
+	}
+	if n := short[3]; string(n.Value.Value) != `"v"` || n.Properties != nil {
+		t.Errorf("textbox without properties: %+v", n)
+	}
+	if n := short[4]; len(n.Properties) != 1 || n.Properties[0].Name != "url" || n.ChildIDs != nil {
+		t.Errorf("link without children: %+v", n)
+	}
+	if got := short[0].ChildIDs; len(got) != 3 || got[2] != "4" {
+		t.Errorf("root's children: %q", got)
+	}
 	for rows, want := range map[string]string{
 		`[[1,"button","","",[],[]]] x`:      "text after the nodes",
 		`[[1]]`:                             "node 0: no role",

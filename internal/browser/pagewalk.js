@@ -14,18 +14,27 @@ function (threshold) {
   const R = (globalThis.__devtoolsMcp ??= {
     next: 1,
     byNode: new WeakMap(),
-    byRef: new Map(),
-    gone: new FinalizationRegistry((id) => R.byRef.delete(id)),
+    // byRef holds a WeakRef to each numbered node at its number; the
+    // references of nodes that are gone are dropped now and then (sweep),
+    // cheaper than a FinalizationRegistry entry per node.
+    byRef: [],
+    numbered: 0, // since the last sweep
     scripted: false,
     ref(n) {
       let id = R.byNode.get(n);
       if (!id) {
         id = R.next++;
         R.byNode.set(n, id);
-        R.byRef.set(id, new WeakRef(n));
-        R.gone.register(n, id);
+        R.byRef[id] = new WeakRef(n);
+        R.numbered++;
       }
       return id;
+    },
+    sweep(live) {
+      if (R.numbered < 2 * live + 10000) return;
+      R.numbered = 0;
+      const refs = R.byRef;
+      for (let i = 1; i < refs.length; i++) if (refs[i] !== undefined && refs[i].deref() === undefined) refs[i] = undefined;
     },
   });
   if (!R.scripted) {
@@ -36,7 +45,9 @@ function (threshold) {
   const ref = (n) => R.ref(n);
 
   // Each node is [ref, role, name, value, [prop, value, ...], [child refs]],
-  // which the Go side turns into AX nodes: a fraction of their JSON.
+  // which the Go side turns into AX nodes: a fraction of their JSON. Empty
+  // fields at the end are left out when sent (most nodes are leaves, many
+  // without properties or value): the answer's size is much of its time.
   const out = [];
   const emit = (node, role, name, props, value) => {
     const ax = [ref(node), role, name || '', value ?? '', props, []];
@@ -44,107 +55,7 @@ function (threshold) {
     return ax;
   };
 
-  const collapse = (s) => s.replace(/[ \t\n\r\f]+/g, ' ');
-  // Names are built with BLOCK where a block element starts or ends: a
-  // space inside the name, nothing at its ends. Text keeps the spaces it
-  // renders with, so a name may start with one (as Chromium's does).
-  const BLOCK = '\u0001';
-  // SEP sets apart a child's text that does not come from its content (a
-  // label, an alternative, a value): a space between it and the text
-  // around it, nothing at the ends of the name, which keep their spaces.
-  const SEP = '\u0002';
-  const joined = (s) =>
-    s.replace(/^\u0002+|\u0002+$/g, '').replace(/[ \t\n\r\f\u0002]*\u0002[ \t\n\r\f\u0002]*/g, () => ' ').replace(/[ \t\n\r\f\u0001]+/g, (m) => (m.includes(BLOCK) ? BLOCK : ' ')).replace(/^\u0001|\u0001$/g, '').replaceAll(BLOCK, ' ');
-  const clean = (s) => joined(s).trim();
-  // display returns an element's computed display, cached: the edges of
-  // text are looked up for every text node.
-  const displays = new Map();
-  const display = (el) => {
-    let d = displays.get(el);
-    if (d === undefined) displays.set(el, (d = getComputedStyle(el).display));
-    return d;
-  };
-  const isInline = (el) => display(el).startsWith('inline') || display(el) === 'contents';
-  // sibling skips comments.
-  const sibling = (n, before) => {
-    do n = before ? n.previousSibling : n.nextSibling; while (n && n.nodeType === 8);
-    return n;
-  };
-  // step returns the node after n (before it, with before) in the line's
-  // order: its sibling, or its inline parent's, or null at the edge of a
-  // block.
-  const step = (n, before) => {
-    let m = sibling(n, before);
-    while (!m) {
-      const p = n.parentNode;
-      if (!p || p.nodeType !== 1 || !isInline(p)) return null;
-      n = p;
-      m = sibling(n, before);
-    }
-    return m;
-  };
-  // edge tells whether a space at the end of text node n is dropped (or,
-  // with before, one at its start): the line ends right after it (starts
-  // right before it), a block boundary or a <br> coming first, not more
-  // text or inline content; or, before it, white space that a space
-  // collapses into. Inline elements are looked into; what renders nothing
-  // is passed over, and so is whitespace-only text after n.
-  const edge = (n, before) => {
-    let m = step(n, before);
-    while (m) {
-      if (m.nodeType === 3) {
-        const content = /[^ \t\n\r\f]/.test(m.data);
-        if (before && (!content || /[ \t\n\r\f]$/.test(m.data))) return !m.parentNode || m.parentNode.nodeType !== 1 || !preserved(getComputedStyle(m.parentNode));
-        if (content) return false;
-        m = step(m, before);
-        continue;
-      }
-      if (m.nodeType !== 1) {
-        m = step(m, before);
-        continue;
-      }
-      if (m.localName === 'br') return true;
-      const d = display(m);
-      if (d === 'none' || skipTags.has(m.localName)) {
-        m = step(m, before);
-        continue;
-      }
-      if (!d.startsWith('inline') && d !== 'contents') return true;
-      if (replaced.has(m.localName)) return false;
-      if (generates(m)) {
-        // The generated text next to the line's end: a block one breaks
-        // the line there, as a block element would.
-        const near = before ? '::after' : '::before';
-        return !!pseudoText(m, near).trim() && !getComputedStyle(m, near).display.startsWith('inline');
-      }
-      m = (before ? m.lastChild : m.firstChild) ?? step(m, before);
-    }
-    return true;
-  };
-  // Elements that render as one box of their own content.
-  const replaced = new Set(['img', 'input', 'button', 'select', 'textarea', 'progress', 'meter', 'iframe', 'svg', 'canvas', 'embed', 'object', 'video', 'audio']);
-  const preserved = (pst) => pst.whiteSpace.startsWith('pre') || pst.whiteSpace === 'break-spaces';
-  // rendered returns the text a text node shows, given its parent's
-  // computed style: white space collapsed unless preserved, and dropped
-  // at the start and end of its line, letters transformed by
-  // text-transform.
-  const rendered = (n, pst) => {
-    let s = n.data;
-    if (!preserved(pst)) {
-      s = collapse(s);
-      if (s.startsWith(' ') && edge(n, true)) s = s.slice(1);
-      if (s.endsWith(' ') && edge(n, false)) s = s.slice(0, -1);
-    }
-    return transform(s, pst);
-  };
-  const transform = (s, pst) => {
-    switch (pst.textTransform) {
-      case 'uppercase': return s.toUpperCase();
-      case 'lowercase': return s.toLowerCase();
-      case 'capitalize': return s.replace(/(^|[^\p{L}\p{N}])(\p{L})/gu, (m, a, b) => a + b.toUpperCase());
-    }
-    return s;
-  };
+  // pagewalk_text.js: how text renders and joins into names (inserted by pagewalk.go).
 
   // pseudoHosts are the elements some style rule gives ::before or
   // ::after content: the only ones whose pseudo-elements are looked at
@@ -230,8 +141,11 @@ function (threshold) {
     skipTags.has(el.localName) || st.display === 'none' || el.getAttribute('aria-hidden') === 'true' || el.inert;
 
   // pagewalk_roles.js: roles and widget states (inserted by pagewalk.go).
-  const byIds = (el, attr) =>
-    (el.getAttribute(attr) || '').trim().split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean);
+  const none = [];
+  const byIds = (el, attr) => {
+    const v = el.getAttribute(attr);
+    return v ? v.trim().split(/\s+/).map((id) => id && el.getRootNode().getElementById?.(id)).filter(Boolean) : none;
+  };
 
   // text returns the text a node contributes to the name of an ancestor
   // (or its own, from its content); pst is its parent's computed style.
@@ -240,7 +154,7 @@ function (threshold) {
     if (n.nodeType !== 1 || seen.has(n)) return '';
     seen.add(n);
     const el = n;
-    const st = getComputedStyle(el);
+    const st = css(el);
     if (hidden(el, st) || st.visibility === 'hidden') return '';
     // Text that does not come from content (a label, an alternative, a
     // control's value) is set apart by spaces, as Chromium joins it.
@@ -256,7 +170,7 @@ function (threshold) {
     if (el.localName === 'select') return apart(el.selectedOptions[0]?.textContent ?? '');
     if (containers.has(el.getAttribute('role'))) return '';
     let s = pseudoText(el, '::before', true);
-    for (const c of kids(el)) s += text(c, seen, st);
+    for (let ks = kids(el), i = 0; i < ks.length; i++) s += text(ks[i], seen, st);
     s += pseudoText(el, '::after', true);
     return st.display.startsWith('inline') || st.display === 'contents' ? s : BLOCK + s + BLOCK;
   };
@@ -265,7 +179,7 @@ function (threshold) {
   // aria-describedby points to: all of its text when it is hidden itself
   // (a hidden label still names), as Chromium reads it.
   const referenced = (t) => {
-    const st = getComputedStyle(t);
+    const st = css(t);
     return (hidden(t, st) || st.visibility === 'hidden') && !skipTags.has(t.localName) ? collapse(t.textContent) : text(t, new Set());
   };
 
@@ -326,9 +240,9 @@ function (threshold) {
     if (fromContent.has(role)) {
       let s = '';
       const seen = new Set([el]);
-      const st = getComputedStyle(el);
+      const st = css(el);
       s += pseudoText(el, '::before', true);
-      for (const c of kids(el)) s += text(c, seen, st);
+      for (let ks = kids(el), i = 0; i < ks.length; i++) s += text(ks[i], seen, st);
       s += pseudoText(el, '::after', true);
       s = joined(s);
       if (s.trim()) return s;
@@ -401,6 +315,8 @@ function (threshold) {
       depth--;
     }
   };
+  const isAria = (a) => a.startsWith('aria-');
+  const noAttr = () => null;
   const visit = (n, parent, pst) => {
     if (n.nodeType === 3) {
       if (pst.visibility !== 'visible' || quiet) return;
@@ -413,7 +329,11 @@ function (threshold) {
     }
     if (n.nodeType !== 1) return;
     const el = n;
-    const st = getComputedStyle(el);
+    const st = css(el);
+    // Most elements have no aria-* attribute: their many reads below are
+    // skipped.
+    const aria = el.hasAttributes() && el.getAttributeNames().some(isAria);
+    const at = aria ? (a) => el.getAttribute(a) : noAttr;
     if (hidden(el, st) || (modal && !el.contains(modal) && !modal.contains(el))) return;
     const visible = st.visibility !== 'hidden' && st.visibility !== 'collapse';
     let role = visible ? roleOf(el) : '';
@@ -422,12 +342,12 @@ function (threshold) {
     const tabbable = el.hasAttribute('tabindex') || natural(el);
     // aria-disabled leaves an element focusable; :disabled does not.
     const native = formish.has(tag) && el.matches(':disabled');
-    const disabled = native || el.getAttribute('aria-disabled') === 'true' || (ariaDisabled && tabbable && !!el.parentElement?.closest('[aria-disabled=true]'));
+    const disabled = native || at('aria-disabled') === 'true' || (ariaDisabled && tabbable && !!el.parentElement?.closest('[aria-disabled=true]'));
     const editable = el.isContentEditable && (!el.parentElement || !el.parentElement.isContentEditable);
     const focusable = visible && !native && (tabbable || editable || el === focused || (tag === 'option' && !!el.parentElement?.closest('select')));
     if (focusable && (role === '' || role === 'none')) role = 'generic';
-    const live = el.getAttribute('aria-live') || liveOf[role];
-    const labelled = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
+    const live = at('aria-live') || liveOf[role];
+    const labelled = at('aria-label') !== null || at('aria-labelledby') !== null || el.hasAttribute('title');
     // An invisible element is out of the tree whatever it says of itself
     // (its visible descendants are not).
     if (role === '' && visible && (live || labelled || editable)) role = 'generic';
@@ -438,7 +358,7 @@ function (threshold) {
       quiet ||= toggleLabel;
       if (!skipped(el, st)) {
         addPseudo(el, '::before', parent);
-        for (const c of kids(el)) walk(c, parent, st);
+        for (let ks = kids(el), i = 0; i < ks.length; i++) walk(ks[i], parent, st);
         addPseudo(el, '::after', parent);
       }
       quiet = was;
@@ -451,23 +371,23 @@ function (threshold) {
     if (editable) props.push('editable', 'richtext');
     if (live) {
       props.push('live', live);
-      props.push('relevant', el.getAttribute('aria-relevant') || 'additions text');
-      const atomic = el.getAttribute('aria-atomic');
+      props.push('relevant', at('aria-relevant') || 'additions text');
+      const atomic = at('aria-atomic');
       if (atomic ? atomic === 'true' : role === 'status' || role === 'alert') props.push('atomic', true);
     }
-    if (el.getAttribute('aria-busy') === 'true') props.push('busy', true);
-    if (el.getAttribute('aria-modal') === 'true' || (el.localName === 'dialog' && el.matches(':modal'))) props.push('modal', true);
-    const rd = el.getAttribute('aria-roledescription');
+    if (at('aria-busy') === 'true') props.push('busy', true);
+    if (at('aria-modal') === 'true' || (el.localName === 'dialog' && el.matches(':modal'))) props.push('modal', true);
+    const rd = at('aria-roledescription');
     if (rd) props.push('roledescription', rd);
     // Chromium reports an access key as the shortcut it is on Linux.
-    const ks = el.getAttribute('aria-keyshortcuts') || (el.accessKey && 'Alt+' + el.accessKey);
+    const ks = at('aria-keyshortcuts') || (el.accessKey && 'Alt+' + el.accessKey);
     if (ks) props.push('keyshortcuts', ks);
     let value;
     switch (role) {
       case 'heading': {
         // Chromium reads aria-level as at least 1 (0, -1 or a word are 1)
         // and ignores it above 9, for the tag's level or 2.
-        const attr = el.getAttribute('aria-level');
+        const attr = at('aria-level');
         let lv = attr ? Math.max(parseInt(attr, 10) || 0, 1) : 10;
         if (lv > 9) lv = /^h[1-6]$/.test(tag) ? +tag.slice(1) : 2;
         props.push('level', lv);
@@ -475,17 +395,18 @@ function (threshold) {
       }
       case 'link': case 'doc-backlink': case 'doc-biblioref': case 'doc-glossref': case 'doc-noteref':
         // An SVG link's href is an animated string, relative.
-        if (el.href) props.push('url', typeof el.href === 'string' ? el.href : new URL(el.href.baseVal, el.baseURI).href);
+        const href = el.href;
+        if (href) props.push('url', typeof href === 'string' ? href : new URL(href.baseVal, el.baseURI).href);
         break;
       case 'image':
         if (el.src) props.push('url', el.src);
         break;
       case 'textbox': case 'searchbox': {
-        const ml = el.getAttribute('aria-multiline');
+        const ml = at('aria-multiline');
         props.push('editable', 'plaintext');
         props.push('multiline', tag !== 'input' && (ml === 'true' || (ml !== 'false' && tag === 'textarea')));
-        props.push('readonly', !!el.readOnly || el.getAttribute('aria-readonly') === 'true');
-        props.push('required', !!el.required || el.getAttribute('aria-required') === 'true');
+        props.push('readonly', !!el.readOnly || at('aria-readonly') === 'true');
+        props.push('required', !!el.required || at('aria-required') === 'true');
         if (tag === 'input' || tag === 'textarea') value = el.type === 'password' ? '•'.repeat(el.value.length) : el.value;
         break;
       }
@@ -497,7 +418,7 @@ function (threshold) {
           props.push('valuemax', el.max === '' ? 0 : Number(el.max));
           props.push('valuetext', el.value);
           if (el.value !== '') value = Number(el.value);
-          if (el.hasAttribute('aria-valuenow')) value = ariaNumber(el, 'aria-valuenow');
+          if (at('aria-valuenow') !== null) value = ariaNumber(el, 'aria-valuenow');
         } else value = ariaRange(el, role, props);
         break;
       case 'slider':
@@ -542,7 +463,7 @@ function (threshold) {
         }
         break;
       case 'treeitem': {
-        let level = parseInt(el.getAttribute('aria-level'), 10);
+        let level = parseInt(at('aria-level'), 10);
         if (!(level > 0)) {
           level = 1;
           for (let a = el.parentElement?.closest('[role=treeitem]'); a; a = a.parentElement?.closest('[role=treeitem]')) level++;
@@ -551,7 +472,7 @@ function (threshold) {
         break;
       }
       case 'option':
-        props.push('selected', tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true');
+        props.push('selected', tag === 'option' ? el.selected : at('aria-selected') === 'true');
         break;
     }
     if (role === 'option' || role === 'treeitem') {
@@ -561,41 +482,41 @@ function (threshold) {
     // A text field says how it completes what is typed; input with a
     // datalist completes from its list.
     if (role === 'textbox' || role === 'searchbox' || (role === 'combobox' && tag === 'input')) {
-      const ac = el.getAttribute('aria-autocomplete');
+      const ac = at('aria-autocomplete');
       if (ac && ac !== 'none') props.push('autocomplete', ac);
       else if (tag === 'input' && el.list) props.push('autocomplete', 'list');
     }
-    if ((el.getAttribute('aria-required') === 'true' || (tag === 'select' && role === 'listbox' && el.required)) && requirable.has(role)) props.push('required', true);
+    if ((at('aria-required') === 'true' || (tag === 'select' && role === 'listbox' && el.required)) && requirable.has(role)) props.push('required', true);
     for (const [attr, prop] of [['aria-errormessage', 'errormessage'], ['aria-details', 'details']]) {
-      if (!el.hasAttribute(attr)) continue;
+      if (at(attr) === null) continue;
       const ids = byIds(el, attr);
       if (ids.length) props.push(prop, ids.map((t) => t.id).join(' '));
     }
     if (readonlyOf(el, role)) props.push('readonly', true);
-    const expanded = el.getAttribute('aria-expanded');
+    const expanded = at('aria-expanded');
     if (expanded === 'true' || expanded === 'false') props.push('expanded', expanded === 'true');
-    const pressed = el.getAttribute('aria-pressed');
+    const pressed = at('aria-pressed');
     if (pressed === 'true' || pressed === 'mixed' || pressed === 'false') props.push('pressed', pressed);
     // A combobox other than a <select> pops up a listbox unless it says
     // otherwise.
-    const popup = el.getAttribute('aria-haspopup');
+    const popup = at('aria-haspopup');
     if (popup && popup !== 'false') props.push('hasPopup', popup === 'true' ? 'menu' : popup);
     else if (role === 'combobox' && tag !== 'select') props.push('hasPopup', 'listbox');
-    if (el.getAttribute('aria-invalid') && el.getAttribute('aria-invalid') !== 'false') props.push('invalid', el.getAttribute('aria-invalid'));
-    const sel = el.getAttribute('aria-selected');
+    if (at('aria-invalid') && at('aria-invalid') !== 'false') props.push('invalid', at('aria-invalid'));
+    const sel = at('aria-selected');
     if ((sel === 'true' || sel === 'false') && role !== 'option') props.push('selected', sel === 'true');
     else if (sel === null && (role === 'treeitem' || role === 'tab') && followsFocus(el, role)) props.push('selected', el === focused);
-    const orientation = el.getAttribute('aria-orientation') || orientationOf[role];
+    const orientation = at('aria-orientation') || orientationOf[role];
     if (orientation && !(role === 'slider' && tag === 'input')) props.push('orientation', orientation);
-    if (multiselectable.has(role) && (el.multiple || el.getAttribute('aria-multiselectable') === 'true')) props.push('multiselectable', true);
+    if (multiselectable.has(role) && (el.multiple || at('aria-multiselectable') === 'true')) props.push('multiselectable', true);
     if (role === 'DisclosureTriangle' && el.parentElement?.localName === 'details') props.push('expanded', el.parentElement.open);
     if (editable) value = clean(el.textContent);
 
     const nm = role === 'LineBreak' ? '\n' : name(el, role);
-    const described = byIds(el, 'aria-describedby');
+    const described = aria ? byIds(el, 'aria-describedby') : none;
     const title = tag === 'svg' ? svgTitle(el) : clean(el.title || '');
     // A title is the description unless it gave the name.
-    const authored = !!el.getAttribute('aria-label')?.trim() || byIds(el, 'aria-labelledby').length > 0;
+    const authored = !!at('aria-label')?.trim() || (aria ? byIds(el, 'aria-labelledby') : none).length > 0;
     const desc = described.length ? clean(described.map(referenced).join(' ')) : title && (title !== nm || authored) ? title : '';
     if (desc) props.push('description', desc);
     const ax = emit(el, role, nm, props, value);
@@ -627,11 +548,18 @@ function (threshold) {
     }
     if (skipped(el, st)) return;
     addPseudo(el, '::before', ax);
-    for (const c of kids(el)) walk(c, ax, st);
+    for (let ks = kids(el), i = 0; i < ks.length; i++) walk(ks[i], ax, st);
     addPseudo(el, '::after', ax);
   };
 
   const root = emit(document, 'RootWebArea', clean(document.title), ['focusable', true, 'url', document.URL]);
-  if (document.body) walk(document.body, root, getComputedStyle(document.documentElement));
+  if (document.body) walk(document.body, root, css(document.documentElement));
+  R.sweep(out.length);
+  for (const ax of out) {
+    if (ax[5].length) continue;
+    ax.length = 5;
+    if (ax[4].length) continue;
+    ax.length = ax[3] === '' ? (ax[2] === '' ? 2 : 3) : 4;
+  }
   return JSON.stringify(out);
 }

@@ -1,2 +1,2 @@
 // Returns the node pagewalk.js numbered ref, or null when it is gone.
-function(ref) { const n = globalThis.__devtoolsMcp?.byRef.get(ref)?.deref(); return n && n.isConnected ? n : null; }
+function(ref) { const n = globalThis.__devtoolsMcp?.byRef[ref]?.deref(); return n && n.isConnected ? n : null; }
