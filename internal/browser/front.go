@@ -49,6 +49,25 @@ func (f *front) inFront(p *Page) bool {
 	return f.id == p.TargetID
 }
 
+// focusEmulation has a page act as the one in front (as the reference does
+// for every page), drawn even while another tab is: a page in the
+// background draws no frames, and Chrome holds a mouse move there until it
+// gives up waiting for one, 5 s later, so every click and hover on a page
+// whose popup took the front was that slow.
+var focusEmulation = cdp.EmulationSetFocusEmulationEnabled.With(cdp.SetFocusEmulationEnabledParams{Enabled: true})
+
+// agentsPage reports whether the page is the agent's, so that it emulates
+// focus from its set-up: every page of a browser that is the agent's, and
+// in the user's browser the pages the agent opened (or adopted), not the
+// user's own tabs. A tab of the user's that emulates focus tells its
+// scripts it is visible and focused while the user looks elsewhere (a mail
+// or chat page then marks what arrives as seen and holds back its
+// notifications), and it gets hover updates in the background, so that
+// emulate's viewport change could fire a hover handler under the pointer
+// the agent left there: its tabs keep the state the user's Chrome gives
+// them.
+func (p *Page) agentsPage() bool { return p.browser.ownsWindows() || p.state().Owned }
+
 // ownsWindows reports whether the browser's windows are the agent's, so
 // that its actions may switch their tabs.
 func (b *Browser) ownsWindows() bool { return b.proc != nil || b.wd != nil || b.view }

@@ -202,21 +202,19 @@ func (p *Page) attachTurn(ctx context.Context) (*cdp.Session, error) {
 		cancel(nil)
 	}()
 	// Sent at once, answered in order: one round trip, not one each.
-	// Focus emulation has the page act as the one in front (as the
-	// reference does for every page), drawn even while another tab is: a
-	// page in the background draws no frames, and Chrome holds a mouse
-	// move there until it gives up waiting for one, 5 s later, so every
-	// click and hover on a page whose popup took the front was that slow.
-	if err := s.Pipeline(ctx,
+	setup := []cdp.Request{
 		cdp.PageEnable,
 		cdp.PageSetLifecycleEventsEnabled.With(cdp.SetLifecycleEventsEnabledParams{Enabled: true}),
 		cdp.RuntimeEnable,
 		cdp.NetworkEnable,
 		cdp.LogEnable,
 		cdp.AuditsEnable,
-		cdp.EmulationSetFocusEmulationEnabled.With(cdp.SetFocusEmulationEnabledParams{Enabled: true}),
-		cdp.TargetSetAutoAttach.With(p.sessions().frameAutoAttach()),
-	); err != nil {
+	}
+	if p.agentsPage() {
+		setup = append(setup, focusEmulation)
+	}
+	setup = append(setup, cdp.TargetSetAutoAttach.With(p.sessions().frameAutoAttach()))
+	if err := s.Pipeline(ctx, setup...); err != nil {
 		var busy *BusyError
 		if errors.As(context.Cause(ctx), &busy) {
 			return nil, busy
