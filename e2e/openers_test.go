@@ -1,9 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
 
 // TestClicksOpenPopupsOneAfterAnother clicks, one after the other, links
@@ -98,3 +102,35 @@ function note(e) { seen.push(e.type + ' ' + e.currentTarget.textContent + ': ' +
 // tellsHiding has a page add ", hidden" to its title when it goes to the
 // background.
 const tellsHiding = `<script>document.addEventListener('visibilitychange', () => { if (document.hidden) document.title += ', hidden'; })</script>`
+
+// TestUserTabsKeepTheirFocusState checks that, in a browser the server
+// attached to, a tab of the user's behind another is still shown to its
+// scripts as hidden and unfocused after the agent used it: it does not
+// emulate focus as the agent's pages do (a mail or chat page that believes
+// it is seen marks what arrives as read, and a hover handler under the
+// pointer ran when emulate changed its layout). The agent's own page
+// behind another, in the same browser, does emulate it.
+func TestUserTabsKeepTheirFocusState(t *testing.T) {
+	site := pages(t, map[string]string{"/mine": `<title>My mail</title>`, "/front": `<title>In front</title>`})
+	ws, _, _ := chromium(t)
+	conn := openTabs(t, ws, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, path := range []string{"/mine", "/front"} { // the last one opened is in front
+		if err := cdp.TargetCreateTarget.Do(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + path}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startServer(t, "--browserUrl", browserURL(ws))
+	eventually(t, "the user's pages", func() bool { return strings.Count(s.ok("list_pages", nil), "(http") == 2 })
+	state := "() => document.visibilityState + ', focused: ' + document.hasFocus()"
+	if got := s.eval(state, "pageId", pageID(t, s.ok("list_pages", nil), "My mail")); got != `"hidden, focused: false"` {
+		t.Errorf("the user's tab behind another shows itself to its scripts as %s, want hidden and unfocused", got)
+	}
+	s.ok("new_page", map[string]any{"url": site.URL + "/front?agent"})
+	agents := pageID(t, s.ok("list_pages", nil), "?agent")
+	s.ok("new_page", map[string]any{"url": site.URL + "/front?agent2"})
+	if got := s.eval(state, "pageId", agents); got != `"visible, focused: true"` {
+		t.Errorf("the agent's page behind another shows itself as %s, want visible and focused (focus emulation)", got)
+	}
+}
