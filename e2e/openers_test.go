@@ -109,7 +109,8 @@ const tellsHiding = `<script>document.addEventListener('visibilitychange', () =>
 // emulate focus as the agent's pages do (a mail or chat page that believes
 // it is seen marks what arrives as read, and a hover handler under the
 // pointer ran when emulate changed its layout). The agent's own page
-// behind another, in the same browser, does emulate it.
+// behind another, in the same browser, does emulate it, and so does a
+// blank tab of the user's once the agent navigated it (it is the agent's).
 func TestUserTabsKeepTheirFocusState(t *testing.T) {
 	site := pages(t, map[string]string{"/mine": `<title>My mail</title>`, "/front": `<title>In front</title>`})
 	ws, _, _ := chromium(t)
@@ -132,5 +133,17 @@ func TestUserTabsKeepTheirFocusState(t *testing.T) {
 	s.ok("new_page", map[string]any{"url": site.URL + "/front?agent2"})
 	if got := s.eval(state, "pageId", agents); got != `"visible, focused: true"` {
 		t.Errorf("the agent's page behind another shows itself as %s, want visible and focused (focus emulation)", got)
+	}
+	// A blank tab of the user's that the agent navigated is the agent's.
+	if err := cdp.TargetCreateTarget.Do(ctx, conn.Session(""), cdp.CreateTargetParams{URL: "about:blank"}); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the user's blank tab", func() bool { return strings.Contains(s.ok("list_pages", nil), "about:blank") })
+	s.ok("select_page", map[string]any{"pageId": pageID(t, s.ok("list_pages", nil), "about:blank")})
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/front?adopted"})
+	adopted := pageID(t, s.ok("list_pages", nil), "?adopted")
+	s.ok("new_page", map[string]any{"url": site.URL + "/front?agent3"})
+	if got := s.eval(state, "pageId", adopted); got != `"visible, focused: true"` {
+		t.Errorf("the user's blank tab the agent navigated, behind another, shows itself as %s, want visible and focused as the agent's pages", got)
 	}
 }
