@@ -138,6 +138,12 @@ type SetWindowBoundsParams struct {
 	Bounds   WindowBounds `json:"bounds"`
 }
 
+// SetFocusEmulationEnabledParams are the parameters of
+// Emulation.setFocusEmulationEnabled.
+type SetFocusEmulationEnabledParams struct {
+	Enabled bool `json:"enabled"`
+}
+
 // The Emulation domain's commands, and the Network and Browser commands
 // whose params are here.
 var (
@@ -149,6 +155,9 @@ var (
 	EmulationClearGeolocationOverride   = Action{"Emulation.clearGeolocationOverride"}
 	EmulationSetUserAgentOverride       = Command[SetUserAgentOverrideParams, Empty]{"Emulation.setUserAgentOverride"}
 	EmulationSetCPUThrottlingRate       = Command[SetCPUThrottlingRateParams, Empty]{"Emulation.setCPUThrottlingRate"}
+	// EmulationSetFocusEmulationEnabled has the page act as the focused,
+	// visible one, drawn and handed input even in the background.
+	EmulationSetFocusEmulationEnabled = Command[SetFocusEmulationEnabledParams, Empty]{"Emulation.setFocusEmulationEnabled"}
 
 	NetworkEmulateNetworkConditions = Command[EmulateNetworkConditionsParams, Empty]{"Network.emulateNetworkConditions"}
 	// NetworkEmulateNetworkConditionsByRule applies conditions per URL

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"strings"
 
@@ -80,7 +81,11 @@ func reportNewPages(c *Call, had map[int]bool) {
 	}
 	for _, p := range c.Browser.Pages() {
 		if !had[p.ID] {
-			c.Resp.Linef("The action opened page %d (%s); select_page with pageId %d acts in it.", p.ID, p.State().Info.URL, p.ID)
+			// Chrome announces a new tab before its URL, which follows
+			// in a later event: an action that settles at once can
+			// come first.
+			url := cmp.Or(p.State().Info.URL, "its URL not known yet")
+			c.Resp.Linef("The action opened page %d (%s); select_page with pageId %d acts in it.", p.ID, url, p.ID)
 		}
 	}
 }

@@ -199,8 +199,10 @@ func (w *actionWatch) takeNavigation() bool {
 // Act runs act on the page and waits for what it caused: a navigation that
 // starts right after it is awaited until loaded, then the DOM must be quiet.
 // A dialog the action opens ends the wait at once (the page is blocked
-// until handle_dialog). act's own error is returned as is.
+// until handle_dialog). act's own error is returned as is. The page is
+// brought to the front of its window first (see toFront).
 func (p *Page) Act(ctx context.Context, act func(ctx context.Context) error) (ActionReport, error) {
+	p.toFront(ctx)
 	return p.act(ctx, nil, inputWindow, act)
 }
 

@@ -282,6 +282,8 @@ type Browser struct {
 	// base, in a Scope's view, is the Manager's browser it is a view of.
 	base *Browser
 
+	front front // which page is its window's front tab (see toFront)
+
 	mu       sync.Mutex
 	pages    map[string]*Page // by target id
 	selected *Page
@@ -478,6 +480,11 @@ func (b *Browser) addPage(info cdp.TargetInfo) {
 	if opener := b.pages[info.OpenerID]; opener != nil && (opener.state().Owned || opener.leave.active(time.Now())) {
 		p.owned = true
 	}
+	if len(b.pages) == 0 {
+		b.front.broughtToFront(p) // a browser's first tab is its window's front one
+	} else {
+		b.front.moved()
+	}
 	b.pages[info.TargetID] = p
 	if b.selected == nil {
 		b.selected = p
@@ -492,6 +499,7 @@ func (b *Browser) removePage(targetID string) {
 		return
 	}
 	delete(b.pages, targetID)
+	b.front.moved()
 	p.markClosed()
 	b.bg.Go(func(context.Context) { b.files.removePage(p.ID) }) // not on the event loop
 	if p.emu.get().Downloads != nil {

@@ -206,15 +206,19 @@ func (p *Page) attachTurn(ctx context.Context) (*cdp.Session, error) {
 		cancel(nil)
 	}()
 	// Sent at once, answered in order: one round trip, not one each.
-	if err := s.Pipeline(ctx,
+	setup := []cdp.Request{
 		cdp.PageEnable,
 		cdp.PageSetLifecycleEventsEnabled.With(cdp.SetLifecycleEventsEnabledParams{Enabled: true}),
 		cdp.RuntimeEnable,
 		cdp.NetworkEnable,
 		cdp.LogEnable,
 		cdp.AuditsEnable,
-		cdp.TargetSetAutoAttach.With(p.sessions().frameAutoAttach()),
-	); err != nil {
+	}
+	if p.agentsPage() {
+		setup = append(setup, focusEmulation)
+	}
+	setup = append(setup, cdp.TargetSetAutoAttach.With(p.sessions().frameAutoAttach()))
+	if err := s.Pipeline(ctx, setup...); err != nil {
 		var busy *BusyError
 		if errors.As(context.Cause(ctx), &busy) {
 			return nil, busy

@@ -142,6 +142,9 @@ func (b *Browser) NewPage(ctx context.Context, isolatedContext string, backgroun
 		return nil, errors.New("open a page: Chrome created a tab but did not report it; call list_pages")
 	}
 	b.selected = p
+	if !background {
+		b.front.broughtToFront(p)
+	}
 	p.mu.Lock()
 	p.owned = true
 	p.mu.Unlock()
@@ -266,6 +269,7 @@ func (b *Browser) BringToFront(ctx context.Context, p *Page) error {
 	if err := cdp.TargetActivateTarget.Do(ctx, b.rootSession(), cdp.ActivateTargetParams{TargetID: p.TargetID}); err != nil {
 		return fmt.Errorf("bring page %d to front: %w", p.ID, err)
 	}
+	b.front.broughtToFront(p)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/devtools-mcp/devtools-mcp/cdp"
@@ -56,11 +57,22 @@ func (p *Page) state() PageState {
 // it, once the target events received so far are handled (like State, not
 // from their handler). Callers adopt a Blank tab once the agent's
 // navigation reached it.
+// The page then emulates focus as the agent's pages do (see agentsPage).
 func (p *Page) Adopt() {
 	p.browser.synced()
 	p.mu.Lock()
+	owned, s := p.owned, p.session
 	p.owned = true
 	p.mu.Unlock()
+	if owned || s == nil || p.browser.ownsWindows() {
+		return
+	}
+	// Not the call's context: a navigation that timed out adopts too.
+	ctx, cancel := context.WithTimeout(p.browser.bg.ctx, probeFor)
+	defer cancel()
+	if err := s.Pipeline(ctx, focusEmulation); err != nil {
+		p.browser.log.Debug("emulate focus on an adopted tab", "target", p.TargetID, "err", err)
+	}
 }
 
 func (p *Page) setInfo(info cdp.TargetInfo) {

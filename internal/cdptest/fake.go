@@ -23,7 +23,8 @@ var ErrClosed = errors.New("cdptest: transport closed")
 // unknown version, which only turns off version warnings; and
 // Browser.setDownloadBehavior, whose effect no recorded page shows; and
 // Runtime.getIsolateId, the busy probe, answered as by a page that is not
-// busy.
+// busy; and Emulation.setFocusEmulationEnabled, which only keeps a page in
+// the background drawn as the recorded pages were.
 // A client that enables a domain once more, or in another order, after a
 // refactor still replays; any other unrecorded command fails the test.
 func tolerated(method string) bool {
@@ -32,7 +33,8 @@ func tolerated(method string) bool {
 		cdp.DOMEnable.Method, cdp.DOMDisable.Method, cdp.LogEnable.Method, cdp.NetworkEnable.Method,
 		cdp.PageEnable.Method, cdp.RuntimeEnable.Method, cdp.HeapProfilerEnable.Method,
 		cdp.PageSetLifecycleEventsEnabled.Method, cdp.RuntimeRunIfWaitingForDebugger.Method, cdp.TargetSetAutoAttach.Method,
-		cdp.BrowserGetVersion.Method, cdp.BrowserSetDownloadBehavior.Method, cdp.RuntimeGetIsolateId.Method:
+		cdp.BrowserGetVersion.Method, cdp.BrowserSetDownloadBehavior.Method, cdp.RuntimeGetIsolateId.Method,
+		cdp.EmulationSetFocusEmulationEnabled.Method:
 		return true
 	}
 	return false
