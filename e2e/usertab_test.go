@@ -167,6 +167,55 @@ func TestUserTabSurvivesWhatTheAgentDoesInIt(t *testing.T) {
 	})
 }
 
+// TestEmulateKeepsTheUserTab checks that emulate guards one of the user's
+// tabs as resize_page does: the viewport it sets fires the page's resize
+// handler, which must not lead the tab away, while the reload a mobile
+// device needs still goes through (emulate was not guarded: the handler
+// took the tab to /elsewhere).
+func TestEmulateKeepsTheUserTab(t *testing.T) {
+	site := pages(t, map[string]string{
+		"/mine":      `<title>My mail</title><script>addEventListener('resize', () => { location.href = '/elsewhere'; }, {once: true})</script><p>Inbox</p>`,
+		"/elsewhere": `<title>Elsewhere</title>`,
+	})
+	ws, _, _ := chromium(t)
+	conn := openTabs(t, ws, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := cdp.TargetCreateTarget.Call(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + "/mine"}); err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, "--browserUrl", browserURL(ws))
+	eventually(t, "the user's page", func() bool { return strings.Contains(s.ok("list_pages", nil), "My mail") })
+	user := pageID(t, s.ok("list_pages", nil), "My mail")
+	s.ok("select_page", map[string]any{"pageId": user})
+	stays := func(what string) {
+		t.Helper()
+		if line := pageLine(s.ok("list_pages", nil), fmt.Sprintf("%d: ", user)); !strings.Contains(line, "My mail") {
+			t.Fatalf("%s: the user's tab left their page: %q", what, line)
+		}
+	}
+	out := s.ok("emulate", map[string]any{"viewport": "500x400"})
+	eventually(t, "the resize handler's navigation refused, or done", func() bool {
+		if !strings.Contains(out, "Refused:") {
+			out = s.ok("list_pages", nil)
+		}
+		return strings.Contains(out, "Refused:") || strings.Contains(out, "/elsewhere")
+	})
+	stays("emulate viewport")
+	mustContain(t, out, fmt.Sprintf("page %d", user), "one of your own tabs")
+	// A mobile device reloads the page: the agent may, and it is not
+	// refused (the handler ran once, above).
+	out = s.ok("emulate", map[string]any{"viewport": "390x844x3,mobile,touch"})
+	mustContain(t, out, "Reloaded the page")
+	if strings.Contains(out, "Refused") {
+		t.Fatalf("emulate's reload was refused:\n%s", out)
+	}
+	stays("emulate's reload")
+	if got := s.eval("() => 'ontouchstart' in window && screen.width"); got != "390" {
+		t.Fatalf("the reloaded page sees %s for a touch screen's width, want 390", got)
+	}
+}
+
 // TestHandleDialogUnderTheSensitiveGuard checks handle_dialog while the
 // sensitive page guard is on (as it is by default when attached): the page
 // answers nothing while its dialog is open, so the guard judges the frame

@@ -165,7 +165,7 @@ func emulationTools() []*Tool {
 	return []*Tool{
 		define(Tool{
 			Name: "emulate", Description: "Emulates network and CPU throttling, geolocation, user agent, media features, a device viewport and extra headers on the page, and lets it download files into a directory. Each call sets them all: what it leaves out is turned off, except extra headers. They last across navigations.",
-			Category: CategoryEmulation, Scope: ScopePage,
+			Category: CategoryEmulation, Scope: ScopePage, Guarded: true,
 		}, emulate),
 		define(Tool{
 			Name: "resize_page", Description: "Resizes the page's window so that the page (its viewport) is width x height CSS pixels.",
