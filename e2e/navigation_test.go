@@ -371,6 +371,33 @@ func openTabs(t testing.TB, ws string, n int) *cdp.Conn {
 	return conn
 }
 
+// userTab is a browser of the user's with one tab of theirs, and our
+// server attached to it (see attachToUserTab).
+type userTab struct {
+	s      *server
+	conn   *cdp.Conn // the test's own connection to the browser
+	target string    // the tab's target id
+	page   int       // the tab's page id in the server's list
+}
+
+// attachToUserTab starts a browser, opens url in a tab of the user's (one
+// the agent did not open), attaches a server with --browserUrl and waits
+// until it lists the tab, whose title must contain title.
+func attachToUserTab(t *testing.T, url, title string) userTab {
+	t.Helper()
+	ws, _, _ := chromium(t)
+	conn := openTabs(t, ws, 0)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tab, err := cdp.TargetCreateTarget.Call(ctx, conn.Session(""), cdp.CreateTargetParams{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startServer(t, "--browserUrl", browserURL(ws))
+	eventually(t, "the user's page", func() bool { return strings.Contains(s.ok("list_pages", nil), title) })
+	return userTab{s: s, conn: conn, target: tab.TargetID, page: pageID(t, s.ok("list_pages", nil), title)}
+}
+
 // browserURL turns a browser WebSocket URL into its HTTP debugging address.
 func browserURL(ws string) string {
 	return "http://127.0.0.1:" + regexp.MustCompile(`:(\d+)/`).FindStringSubmatch(ws)[1]

@@ -1,13 +1,10 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/devtools-mcp/devtools-mcp/cdp"
 )
 
 // TestPopupChainsOfUserTabsAreGuarded checks a chain of popups on an
@@ -22,16 +19,8 @@ func TestPopupChainsOfUserTabsAreGuarded(t *testing.T) {
 		"/popup":     `<title>Popup</title>`,
 		"/elsewhere": `<title>Elsewhere</title>`,
 	})
-	ws, _, _ := chromium(t)
-	conn := openTabs(t, ws, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if _, err := cdp.TargetCreateTarget.Call(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + "/mine"}); err != nil {
-		t.Fatal(err)
-	}
-	s := startServer(t, "--browserUrl", browserURL(ws))
-	eventually(t, "the user's page", func() bool { return strings.Contains(s.ok("list_pages", nil), "My mail") })
-	user := pageID(t, s.ok("list_pages", nil), "My mail")
+	tab := attachToUserTab(t, site.URL+"/mine", "My mail")
+	s, user := tab.s, tab.page
 	var list string
 	opened := func(what, substr string) int {
 		t.Helper()

@@ -26,20 +26,13 @@ func TestPopupsOfUserTabsAreTheAgents(t *testing.T) {
 		"/mine2":     `<title>My chat</title>`,
 		"/elsewhere": `<title>Elsewhere</title>`,
 	})
-	ws, _, _ := chromium(t)
-	conn := openTabs(t, ws, 0)
+	tab := attachToUserTab(t, site.URL+"/mine", "My mail")
+	s, conn, user := tab.s, tab.conn, tab.page
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	tab, err := cdp.TargetCreateTarget.Call(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + "/mine"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := startServer(t, "--browserUrl", browserURL(ws))
-	eventually(t, "the user's page", func() bool { return strings.Contains(s.ok("list_pages", nil), "My mail") })
-	user := pageID(t, s.ok("list_pages", nil), "My mail")
 	// The user's own popup of that tab, named: the agent's popups share
 	// its browsing context group.
-	att, err := cdp.TargetAttachToTarget.Call(ctx, conn.Session(""), cdp.AttachToTargetParams{TargetID: tab.TargetID, Flatten: true})
+	att, err := cdp.TargetAttachToTarget.Call(ctx, conn.Session(""), cdp.AttachToTargetParams{TargetID: tab.target, Flatten: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -177,16 +177,8 @@ func TestEmulateKeepsTheUserTab(t *testing.T) {
 		"/mine":      `<title>My mail</title><script>addEventListener('resize', () => { location.href = '/elsewhere'; }, {once: true})</script><p>Inbox</p>`,
 		"/elsewhere": `<title>Elsewhere</title>`,
 	})
-	ws, _, _ := chromium(t)
-	conn := openTabs(t, ws, 0)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if _, err := cdp.TargetCreateTarget.Call(ctx, conn.Session(""), cdp.CreateTargetParams{URL: site.URL + "/mine"}); err != nil {
-		t.Fatal(err)
-	}
-	s := startServer(t, "--browserUrl", browserURL(ws))
-	eventually(t, "the user's page", func() bool { return strings.Contains(s.ok("list_pages", nil), "My mail") })
-	user := pageID(t, s.ok("list_pages", nil), "My mail")
+	tab := attachToUserTab(t, site.URL+"/mine", "My mail")
+	s, user := tab.s, tab.page
 	s.ok("select_page", map[string]any{"pageId": user})
 	stays := func(what string) {
 		t.Helper()
