@@ -62,7 +62,12 @@ type loadWatch struct {
 	mainFrame string
 	committed string          // loader of the last main-frame commit
 	loaded    map[string]bool // loaders whose load event fired
-	settled   bool            // a same-document or back/forward-cache navigation
+	// settled is set when the navigation ends without a new document to
+	// load: a same-document navigation (seen before any document
+	// committed: once one did, its own history.replaceState or hash
+	// change during its load, as Sphinx's pages and many single-page
+	// apps make, ends nothing), or a back/forward-cache restore.
+	settled bool
 }
 
 // onEvent records what ev tells, and returns the beforeunload dialog it
@@ -81,7 +86,7 @@ func (w *loadWatch) onEvent(ev Event) *cdp.DialogOpeningEvent {
 			}
 		}
 	case cdp.PageNavigatedWithinDocument.Method:
-		if e, err := cdp.PageNavigatedWithinDocument.Decode(ev.Params); err == nil && e.FrameID == w.mainFrame {
+		if e, err := cdp.PageNavigatedWithinDocument.Decode(ev.Params); err == nil && e.FrameID == w.mainFrame && w.committed == "" {
 			w.settled = true
 		}
 	case cdp.PageJavascriptDialogOpening.Method:
@@ -93,9 +98,11 @@ func (w *loadWatch) onEvent(ev Event) *cdp.DialogOpeningEvent {
 }
 
 // done reports whether the navigation of loader (or, when loader is empty,
-// of whatever the main frame committed) has finished loading.
+// of whatever the main frame committed) has finished loading. A loader
+// Chrome named is a new document's, whose load is awaited whatever
+// same-document navigations the page makes meanwhile.
 func (w *loadWatch) done(loader string) bool {
-	if w.settled {
+	if w.settled && loader == "" {
 		return true
 	}
 	if loader == "" {
