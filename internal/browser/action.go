@@ -124,7 +124,14 @@ func (w *actionWatch) onEvent(ctx context.Context, ev Event) error {
 		case cdp.PageFrameStoppedLoading.Method:
 			w.pending = false // also ends navigations that commit nothing (204, downloads)
 		case cdp.PageNavigatedWithinDocument.Method:
-			w.pending, w.url = false, e.URL
+			// It ends a navigation that has not committed a document
+			// (a link to an anchor), not a new document's load: that
+			// document's own history changes while it loads (a router's
+			// replaceState) leave the wait to its load event.
+			if w.committed == "" {
+				w.pending = false
+			}
+			w.url = e.URL
 		default:
 			if !w.pending {
 				w.navigations++
