@@ -51,6 +51,36 @@ func (c Command[P, R]) With(params P) Request {
 	return boundCommand{method: c.Method, params: wireParams(params)}
 }
 
+// Pending is a command sent whose reply is still to be awaited. Sending
+// and awaiting apart let a caller fix the order in which Chrome gets
+// commands (it handles a session's commands in turn, so a quick one sent
+// behind a slow one waits for it) while their round trips overlap. Every
+// Pending must be awaited with Wait.
+type Pending[R any] struct {
+	sent *sent
+	err  error // the error that kept the command from being sent
+}
+
+// Wait waits for the reply and returns the decoded result, as Call does.
+func (p *Pending[R]) Wait(ctx context.Context) (R, error) {
+	var r R
+	if p.err != nil {
+		return r, p.err
+	}
+	var result any = &r
+	if _, ok := result.(*Empty); ok {
+		result = nil
+	}
+	return r, p.sent.await(ctx, result)
+}
+
+// Send sends the command with params in session s now and returns its
+// reply to come.
+func (c Command[P, R]) Send(ctx context.Context, s *Session, params P) *Pending[R] {
+	p, err := s.Conn.send(ctx, s.ID, c.Method, wireParams(params))
+	return &Pending[R]{sent: p, err: err}
+}
+
 // Query is a protocol command that takes no params and answers R.
 type Query[R any] struct{ Method string }
 
@@ -59,6 +89,12 @@ func (q Query[R]) Call(ctx context.Context, s Caller) (R, error) {
 	var r R
 	err := s.Call(ctx, q.Method, nil, &r)
 	return r, err
+}
+
+// Send sends the query in session s now and returns its reply to come.
+func (q Query[R]) Send(ctx context.Context, s *Session) *Pending[R] {
+	p, err := s.Conn.send(ctx, s.ID, q.Method, nil)
+	return &Pending[R]{sent: p, err: err}
 }
 
 // Do sends the query in session s and discards its result.

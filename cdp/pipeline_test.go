@@ -52,3 +52,31 @@ func TestPipelineSendsAllBeforeAnyReply(t *testing.T) {
 		t.Errorf("%d sessions still await replies after Pipeline returned", n)
 	}
 }
+
+// TestSendThenWait checks that Send writes the command at once, before the
+// caller awaits anything, so that commands sent one after the other reach
+// Chrome in that order whatever goroutines await them, and that Wait
+// decodes each reply, whichever comes first.
+func TestSendThenWait(t *testing.T) {
+	c, p := newTestConn(t)
+	s := c.Session("S1")
+	tree := PageGetFrameTree.Send(t.Context(), s)
+	ax := AccessibilityGetFullAXTree.Send(t.Context(), s, GetFullAXTreeParams{FrameID: "F"})
+	first, second := p.expect(t), p.expect(t)
+	if first.Method != "Page.getFrameTree" || second.Method != "Accessibility.getFullAXTree" || string(second.Params) != `{"frameId":"F"}` {
+		t.Fatalf("sent %s then %s", first.raw, second.raw)
+	}
+	p.reply(t, second.ID, `{"nodes":[{"nodeId":"1","ignored":false}]}`)
+	p.reply(t, first.ID, `{"frameTree":{"frame":{"id":"F","url":"http://a/"}}}`)
+	nodes, err := ax.Wait(t.Context())
+	if err != nil || len(nodes.Nodes) != 1 || nodes.Nodes[0].NodeID != "1" {
+		t.Errorf("AX tree = %+v, %v", nodes, err)
+	}
+	ft, err := tree.Wait(t.Context())
+	if err != nil || ft.FrameTree.Frame.ID != "F" {
+		t.Errorf("frame tree = %+v, %v", ft, err)
+	}
+	if n := len(c.Stalled(time.Now().Add(time.Hour))); n != 0 {
+		t.Errorf("%d sessions still await replies after both waits", n)
+	}
+}

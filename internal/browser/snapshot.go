@@ -52,10 +52,13 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 		tree    cdp.FrameTree
 		treeErr error
 		read    = make(chan struct{})
+		// Sent first: the renderer answers it at once, and would answer
+		// it only after the accessibility tree if that went before.
+		sentTree = cdp.PageGetFrameTree.Send(ctx, s)
 	)
 	go func() {
 		defer close(read)
-		tree, treeErr = sn.frameTree(ctx, s)
+		tree, treeErr = sn.frameTreeOf(ctx, s, sentTree)
 	}()
 	mainFrame := sn.page.sessions().sessionFrame(s)
 	var (
@@ -228,7 +231,12 @@ func (sn Snapshots) readFrame(ctx context.Context, s *cdp.Session, fr cdp.Frame,
 // cross-process iframes announced on s (missing from Page.getFrameTree)
 // added under the frame whose document holds their <iframe>.
 func (sn Snapshots) frameTree(ctx context.Context, s *cdp.Session) (cdp.FrameTree, error) {
-	res, err := cdp.PageGetFrameTree.Call(ctx, s)
+	return sn.frameTreeOf(ctx, s, cdp.PageGetFrameTree.Send(ctx, s))
+}
+
+// frameTreeOf is frameTree from the Page.getFrameTree sent as sent.
+func (sn Snapshots) frameTreeOf(ctx context.Context, s *cdp.Session, sent *cdp.Pending[cdp.GetFrameTreeResult]) (cdp.FrameTree, error) {
+	res, err := sent.Wait(ctx)
 	if err != nil {
 		return cdp.FrameTree{}, err
 	}
