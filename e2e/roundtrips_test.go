@@ -211,3 +211,49 @@ func TestHandledInputSettlesAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestLaterSnapshotsOfASmallDocumentAreOneRoundTrip checks that a snapshot
+// of a document an earlier snapshot saw rendered and small asks for
+// Chromium's tree beside counting its elements, not after (one round trip,
+// not two), that it shows what changed since, and that a document that
+// grew past the size pagewalk.js reads from is then read by it all the
+// same.
+func TestLaterSnapshotsOfASmallDocumentAreOneRoundTrip(t *testing.T) {
+	site := fixtures(t)
+	s, log := tracedServer(t)
+	s.ok("navigate_page", map[string]any{"url": site.URL + "/pages/form.html"})
+	s.ok("take_snapshot", nil)
+	s.eval(`() => { const b = document.createElement('button'); b.textContent = 'Added later'; document.body.append(b); }`)
+	mustContain(t, s.ok("take_snapshot", nil), `heading "Sign in"`, `button "Added later"`)
+	s.eval(`() => { for (let i = 0; i < 300; i++) document.body.insertAdjacentHTML('beforeend', '<section><h2>Part</h2><p>Some <a href="#x">grown</a>.</p></section>'); }`)
+	grown := s.ok("take_snapshot", map[string]any{"maxChars": 1000000})
+	mustContain(t, grown, `button "Added later"`, `heading "Part" level="2"`)
+	if n := strings.Count(grown, `link "grown"`); n != 300 {
+		t.Errorf("%d links in the snapshot of the grown document, want 300", n)
+	}
+	s.session.Close()
+
+	snaps := timelines(t, log, "take_snapshot")
+	if len(snaps) != 3 {
+		t.Fatalf("%d take_snapshot timelines logged, want 3", len(snaps))
+	}
+	var count, tree *span
+	for i, sp := range snaps[1] {
+		switch sp.method {
+		case "Runtime.callFunctionOn":
+			count = &snaps[1][i]
+		case "Accessibility.getFullAXTree":
+			tree = &snaps[1][i]
+		}
+	}
+	if count == nil || tree == nil || tree.sent > count.ended {
+		t.Errorf("the second snapshot of the form sent %v: want the tree asked for before the count was answered", snaps[1])
+	}
+	// The grown document: counted, found big, read by pagewalk.js (the
+	// script's call is the last one; the tree asked for beside the count
+	// is dropped).
+	last := snaps[2][len(snaps[2])-1]
+	if last.method != "Runtime.callFunctionOn" {
+		t.Errorf("the snapshot of the grown document ended with %s, want pagewalk.js's call: %v", last.method, snaps[2])
+	}
+}

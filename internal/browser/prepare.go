@@ -28,12 +28,23 @@ func (r readiness) scripted(threshold int) bool {
 // callReady runs snapshot-ready.js in frame frameID of session s (see the
 // script for render and load).
 func (p *Page) callReady(ctx context.Context, s *cdp.Session, frameID string, render, load bool) (readiness, error) {
-	res, err := p.callInWorld(ctx, s, frameID, cdp.CallFunctionOnParams{
+	return readinessOf(p.callInWorld(ctx, s, frameID, readyParams(0, render, load)))
+}
+
+// readyParams are the parameters of a call of snapshot-ready.js in the
+// execution context world (0: set by the caller).
+func readyParams(world int, render, load bool) cdp.CallFunctionOnParams {
+	return cdp.CallFunctionOnParams{
 		FunctionDeclaration: snapshotReadyJS,
 		Arguments:           []cdp.CallArgument{{Value: render}, {Value: load}},
+		ExecutionContextID:  world,
 		AwaitPromise:        true,
 		ReturnByValue:       true,
-	})
+	}
+}
+
+// readinessOf is what a call of snapshot-ready.js answered.
+func readinessOf(res cdp.EvaluateResult, err error) (readiness, error) {
 	if err == nil && res.ExceptionDetails != nil {
 		err = fmt.Errorf("%s", res.ExceptionDetails.Text)
 	}
@@ -64,10 +75,53 @@ type prepared struct {
 }
 
 // preparation holds the page's latest prepared document, taken by the
-// first snapshot of that document.
+// first snapshot of that document, and what the latest snapshot learnt
+// of its main frame's document.
 type preparation struct {
 	mu   sync.Mutex
 	last *prepared
+	seen seenDocument
+}
+
+// seenDocument is a main-frame document that a snapshot got ready (it was
+// rendered) and counted: its world, which is the document's, and its
+// elements then. A later snapshot of the same document, when it was
+// clearly small, asks for Chromium's tree beside counting it again
+// (Snapshots.readyBeside): one round trip instead of two.
+type seenDocument struct {
+	session, frame string
+	world          int
+	elements       int
+}
+
+// sawDocument records what a snapshot learnt of the main-frame document
+// of frame frameID of session s, whose world is world.
+func (p *Page) sawDocument(s *cdp.Session, frameID string, world int, r readiness) {
+	if world == 0 {
+		return
+	}
+	p.prep.mu.Lock()
+	p.prep.seen = seenDocument{session: s.ID, frame: frameID, world: world, elements: r.Elements}
+	p.prep.mu.Unlock()
+}
+
+// seenSmall returns the world of the document in frame frameID of session
+// s when a snapshot saw it before with fewer than half threshold elements
+// (any size when threshold is negative: Chromium's tree is read anyway),
+// or 0.
+func (p *Page) seenSmall(s *cdp.Session, frameID string, threshold int) int {
+	p.sessions().synced() // the contexts destroyed so far are forgotten
+	world := p.worlds.get(s, frameID)
+	p.prep.mu.Lock()
+	seen := p.prep.seen
+	p.prep.mu.Unlock()
+	if world == 0 || seen != (seenDocument{s.ID, frameID, world, seen.elements}) {
+		return 0
+	}
+	if threshold >= 0 && seen.elements >= threshold/2 {
+		return 0
+	}
+	return world
 }
 
 // prepare starts getting the document that frame frameID of session s
@@ -122,6 +176,7 @@ func (p *Page) takePrepared(ctx context.Context, s *cdp.Session, frameID string)
 	if pr.err != nil || pr.world == 0 || p.worlds.get(s, frameID) != pr.world {
 		return r, false
 	}
+	p.sawDocument(s, frameID, pr.world, pr.ready)
 	return pr.ready, true
 }
 

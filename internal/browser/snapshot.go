@@ -69,7 +69,7 @@ func (sn Snapshots) snapshot(ctx context.Context, verbose bool, threshold int) (
 		if scripted = r.scripted(threshold); !scripted {
 			early = sn.axTree(ctx, s, mainFrame)
 		}
-	} else {
+	} else if early = sn.readyBeside(ctx, s, mainFrame, threshold); early == nil {
 		scripted = sn.ready(ctx, s, mainFrame, threshold, true)
 	}
 	<-read
@@ -132,6 +132,34 @@ func (sn Snapshots) axTree(ctx context.Context, s *cdp.Session, frameID string) 
 	return c
 }
 
+// readyBeside gets the main-frame document of frame frameID of session s
+// ready as ready does, when an earlier snapshot saw it rendered and
+// clearly small (seenSmall), and asks for Chromium's tree beside it: the
+// script has nothing to wait for then, and counts the elements only to
+// see whether the document grew into one pagewalk.js reads. It returns
+// where the tree will be, or nil when the document is not known small,
+// grew, or the script failed: the caller then gets it ready itself, and
+// the tree asked for is dropped.
+func (sn Snapshots) readyBeside(ctx context.Context, s *cdp.Session, frameID string, threshold int) <-chan axResult {
+	world := sn.page.seenSmall(s, frameID, threshold)
+	if world == 0 {
+		return nil
+	}
+	readyP := cdp.RuntimeCallFunctionOn.Send(ctx, s, readyParams(world, true, false))
+	treeP := cdp.AccessibilityGetFullAXTree.Send(ctx, s, cdp.GetFullAXTreeParams{FrameID: frameID})
+	r, err := readinessOf(readyP.Wait(ctx))
+	tree := make(chan axResult, 1)
+	go func() {
+		ax, err := treeP.Wait(ctx)
+		tree <- axResult{ax.Nodes, err}
+	}()
+	if err != nil || r.scripted(threshold) {
+		return nil
+	}
+	sn.page.sawDocument(s, frameID, world, r)
+	return tree
+}
+
 // ready runs snapshot-ready.js in frame frameID of session s and returns
 // whether pagewalk.js is to read its document (never when threshold is
 // negative). With render it first waits, 3 s at most, until the document
@@ -151,6 +179,9 @@ func (sn Snapshots) ready(ctx context.Context, s *cdp.Session, frameID string, t
 	if err != nil {
 		sn.page.browser.m.log.Debug("snapshot: get the document ready", "page", sn.page.ID, "frame", frameID, "err", err)
 		return false
+	}
+	if render {
+		sn.page.sawDocument(s, frameID, sn.page.worlds.get(s, frameID), r)
 	}
 	return r.scripted(threshold)
 }
