@@ -212,7 +212,7 @@ func (p *sent) await(ctx context.Context, result any) error {
 		if result == nil || len(r.result) == 0 {
 			return nil
 		}
-		if err := json.Unmarshal(r.result, result); err != nil {
+		if err := decodeResult(r.result, result); err != nil {
 			return fmt.Errorf("%s: decode result: %w", p.method, err)
 		}
 		return nil
@@ -220,6 +220,19 @@ func (p *sent) await(ctx context.Context, result any) error {
 		p.c.forget(p.id)
 		return fmt.Errorf("%s: %w", p.method, ctx.Err())
 	}
+}
+
+// decodeResult decodes the result of a reply, raw, into result. A result
+// that is a json.Unmarshaler (GetFullAXTreeResult) is handed raw directly:
+// raw is one valid JSON value without white space around it, cut from a
+// message that json.Unmarshal has checked whole, and that is what
+// json.Unmarshal would hand it after checking raw and scanning it again,
+// two passes that cost more than a hand-written decoder's one.
+func decodeResult(raw []byte, result any) error {
+	if u, ok := result.(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(raw)
+	}
+	return json.Unmarshal(raw, result)
 }
 
 // write sends one message, waiting for its turn at most until ctx is done or
@@ -349,16 +362,29 @@ func (c *Conn) readLoop() {
 
 // incoming is the wire form of a reply or an event.
 type incoming struct {
-	ID        int64           `json:"id"`
-	Method    string          `json:"method"`
-	SessionID string          `json:"sessionId"`
-	Params    json.RawMessage `json:"params"`
-	Result    json.RawMessage `json:"result"`
+	ID        int64    `json:"id"`
+	Method    string   `json:"method"`
+	SessionID string   `json:"sessionId"`
+	Params    msgValue `json:"params"`
+	Result    msgValue `json:"result"`
 	Error     *struct {
 		Code    int             `json:"code"`
 		Message string          `json:"message"`
 		Data    json.RawMessage `json:"data"`
 	} `json:"error"`
+}
+
+// msgValue is a value in a message from the browser, kept as JSON like a
+// json.RawMessage but not copied: it is a slice of the message, which
+// Transport.Read hands over for good. A reply can be big (a full AX tree
+// is tens of kilobytes) and its result is decoded once, so the copy was
+// pure cost.
+type msgValue []byte
+
+// UnmarshalJSON keeps data, a slice of the message json.Unmarshal decodes.
+func (v *msgValue) UnmarshalJSON(data []byte) error {
+	*v = data
+	return nil
 }
 
 // dispatch routes one message from the browser: a reply to its caller, an
@@ -375,7 +401,7 @@ func (c *Conn) dispatch(msg []byte) {
 		c.deliver(&m)
 	case m.Method != "" && m.ID == 0:
 		if m.Method == TargetDetachedFromTarget.Method {
-			c.detached(m.Params)
+			c.detached(json.RawMessage(m.Params))
 		}
 		c.fanout.Lock()
 		c.mu.Lock()
@@ -384,7 +410,7 @@ func (c *Conn) dispatch(msg []byte) {
 			subs = append(slices.Clip(subs), all...)
 		}
 		c.mu.Unlock()
-		ev := RawEvent{SessionID: m.SessionID, Method: m.Method, Params: m.Params}
+		ev := RawEvent{SessionID: m.SessionID, Method: m.Method, Params: json.RawMessage(m.Params)}
 		for _, s := range subs {
 			if s.wants(m.Method) {
 				s.push(ev)
@@ -414,7 +440,7 @@ func (c *Conn) deliver(m *incoming) {
 		p.reply <- reply{err: pe}
 		return
 	}
-	p.reply <- reply{result: m.Result}
+	p.reply <- reply{result: json.RawMessage(m.Result)}
 }
 
 // detached fails the pending calls of a session the browser has detached
