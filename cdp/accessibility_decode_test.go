@@ -139,8 +139,23 @@ func TestDecodeFullAXTreeCopies(t *testing.T) {
 // FuzzDecodeFullAXTree compares the hand-written decoder with encoding/json
 // on any input.
 func FuzzDecodeFullAXTree(f *testing.F) {
+	// Real answers cut to a few nodes each: mutating and minimizing whole
+	// answers of 40 KB would leave the fuzzer few inputs a second.
 	for _, name := range axTreeNames {
-		f.Add(readAXTree(f, name))
+		var r struct{ Nodes []json.RawMessage }
+		if err := json.Unmarshal(readAXTree(f, name), &r); err != nil {
+			f.Fatal(err)
+		}
+		for i := 0; i+3 <= len(r.Nodes); i += 20 {
+			seed := []byte(`{"nodes":[`)
+			for k, n := range r.Nodes[i : i+3] {
+				if k > 0 {
+					seed = append(seed, ',')
+				}
+				seed = append(seed, n...)
+			}
+			f.Add(append(seed, "]}"...))
+		}
 	}
 	for _, c := range axDecodeCases {
 		f.Add([]byte(c))
@@ -151,7 +166,7 @@ func FuzzDecodeFullAXTree(f *testing.F) {
 // BenchmarkDecodeFullAXTree decodes the answer of a small form page (43 KB,
 // 88 nodes), which the first take_snapshot waits for: encoding/json alone
 // is how it was decoded before GetFullAXTreeResult had an UnmarshalJSON,
-// direct how Conn decodes it now.
+// direct how Conn decodes it now; reply adds the message around it.
 func BenchmarkDecodeFullAXTree(b *testing.B) {
 	data := readAXTree(b, "form")
 	b.Run("encoding-json", func(b *testing.B) {
@@ -174,6 +189,40 @@ func BenchmarkDecodeFullAXTree(b *testing.B) {
 			}
 		}
 	})
+	// A reply as Conn reads it, decoded the way Conn decoded it before
+	// (a copied json.RawMessage, then json.Unmarshal) and the way it does.
+	msg := append(append([]byte(`{"id":7,"result":`), data...), `,"sessionId":"S1"}`...)
+	b.Run("reply-before", func(b *testing.B) {
+		b.SetBytes(int64(len(msg)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var m struct {
+				ID     int64           `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			var r plainAXTree
+			if err := json.Unmarshal(msg, &m); err != nil {
+				b.Fatal(err)
+			}
+			if err := json.Unmarshal(m.Result, &r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("reply", func(b *testing.B) {
+		b.SetBytes(int64(len(msg)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var m incoming
+			var r GetFullAXTreeResult
+			if err := json.Unmarshal(msg, &m); err != nil {
+				b.Fatal(err)
+			}
+			if err := decodeResult(m.Result, &r); err != nil || len(r.Nodes) != 88 {
+				b.Fatal(err, len(r.Nodes))
+			}
+		}
+	})
 	b.Run("direct", func(b *testing.B) {
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
@@ -184,4 +233,31 @@ func BenchmarkDecodeFullAXTree(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestGetFullAXTreeCall checks that a Command call decodes the answer as
+// encoding/json does, on the fast path and off it.
+func TestGetFullAXTreeCall(t *testing.T) {
+	c, p := newTestConn(t)
+	s := c.Session("S1")
+	for _, answer := range [][]byte{readAXTree(t, "shop"), []byte(`null`), []byte(`{"nodes":[{"NodeId":"1"}]}`)} {
+		var want plainAXTree
+		if err := json.Unmarshal(answer, &want); err != nil {
+			t.Fatal(err)
+		}
+		type res struct {
+			r   GetFullAXTreeResult
+			err error
+		}
+		done := make(chan res, 1)
+		go func() {
+			r, err := AccessibilityGetFullAXTree.Call(t.Context(), s, GetFullAXTreeParams{})
+			done <- res{r, err}
+		}()
+		p.reply(t, p.expect(t).ID, string(answer))
+		got := <-done
+		if got.err != nil || !reflect.DeepEqual(got.r, GetFullAXTreeResult(want)) {
+			t.Fatalf("answer %.60s: got %d nodes, %v; want %d", answer, len(got.r.Nodes), got.err, len(want.Nodes))
+		}
+	}
 }
