@@ -132,15 +132,8 @@ func (d *axDecoder) once(seen *uint, bit uint) error {
 // to one of them, folding case (any key with bytes beyond ASCII might fold
 // to one), is unusual.
 func (d *axDecoder) skip(key []byte, known ...string) error {
-	for _, c := range key {
-		if c >= utf8.RuneSelf {
-			return unusual{}
-		}
-	}
-	for _, k := range known {
-		if foldsTo(key, k) {
-			return unusual{}
-		}
+	if !plainKey(key, known...) {
+		return unusual{}
 	}
 	return d.s.Skip()
 }
@@ -454,9 +447,7 @@ func (d *axDecoder) bool() (bool, error) {
 	return false, unusual{}
 }
 
-// int reads an integer that fits an int. encoding/json refuses a fraction
-// or an exponent (and stores nothing then): they are unusual, as are
-// integers of more than 18 digits, which might not fit.
+// int reads an integer that fits an int (see plainInt).
 func (d *axDecoder) int() (int, error) {
 	if c := d.s.Peek(); c != '-' && (c < '0' || c > '9') {
 		return 0, unusual{}
@@ -465,24 +456,8 @@ func (d *axDecoder) int() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	digits := raw
-	if digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) > 18 {
-		return 0, unusual{}
-	}
-	var v int64
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return 0, unusual{}
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if raw[0] == '-' {
-		v = -v
-	}
-	if int64(int(v)) != v { // a 32-bit int
+	v, ok := plainInt(raw)
+	if !ok || int64(int(v)) != v { // a 32-bit int
 		return 0, unusual{}
 	}
 	return int(v), nil

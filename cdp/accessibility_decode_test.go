@@ -215,7 +215,7 @@ func BenchmarkDecodeFullAXTree(b *testing.B) {
 		for b.Loop() {
 			var m incoming
 			var r GetFullAXTreeResult
-			if err := json.Unmarshal(msg, &m); err != nil {
+			if err := m.decode(msg); err != nil {
 				b.Fatal(err)
 			}
 			if err := decodeResult(m.Result, &r); err != nil || len(r.Nodes) != 88 {

@@ -224,8 +224,8 @@ func (p *sent) await(ctx context.Context, result any) error {
 
 // decodeResult decodes the result of a reply, raw, into result. A result
 // that is a json.Unmarshaler (GetFullAXTreeResult) is handed raw directly:
-// raw is one valid JSON value without white space around it, cut from a
-// message that json.Unmarshal has checked whole, and that is what
+// raw is one valid JSON value without white space around it, checked when
+// the message was decoded (see incoming.decode), and that is what
 // json.Unmarshal would hand it after checking raw and scanning it again,
 // two passes that cost more than a hand-written decoder's one.
 func decodeResult(raw []byte, result any) error {
@@ -360,39 +360,12 @@ func (c *Conn) readLoop() {
 	}
 }
 
-// incoming is the wire form of a reply or an event.
-type incoming struct {
-	ID        int64    `json:"id"`
-	Method    string   `json:"method"`
-	SessionID string   `json:"sessionId"`
-	Params    msgValue `json:"params"`
-	Result    msgValue `json:"result"`
-	Error     *struct {
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	} `json:"error"`
-}
-
-// msgValue is a value in a message from the browser, kept as JSON like a
-// json.RawMessage but not copied: it is a slice of the message, which
-// Transport.Read hands over for good. A reply can be big (a full AX tree
-// is tens of kilobytes) and its result is decoded once, so the copy was
-// pure cost.
-type msgValue []byte
-
-// UnmarshalJSON keeps data, a slice of the message json.Unmarshal decodes.
-func (v *msgValue) UnmarshalJSON(data []byte) error {
-	*v = data
-	return nil
-}
-
 // dispatch routes one message from the browser: a reply to its caller, an
 // event to the subscriptions of its session. Malformed messages are logged and
 // skipped.
 func (c *Conn) dispatch(msg []byte) {
 	var m incoming
-	if err := json.Unmarshal(msg, &m); err != nil {
+	if err := m.decode(msg); err != nil {
 		c.log.Debug("cdp: skipping malformed message", "err", err, c.content(msg))
 		return
 	}
