@@ -212,7 +212,7 @@ func (p *sent) await(ctx context.Context, result any) error {
 		if result == nil || len(r.result) == 0 {
 			return nil
 		}
-		if err := json.Unmarshal(r.result, result); err != nil {
+		if err := decodeResult(r.result, result); err != nil {
 			return fmt.Errorf("%s: decode result: %w", p.method, err)
 		}
 		return nil
@@ -220,6 +220,19 @@ func (p *sent) await(ctx context.Context, result any) error {
 		p.c.forget(p.id)
 		return fmt.Errorf("%s: %w", p.method, ctx.Err())
 	}
+}
+
+// decodeResult decodes the result of a reply, raw, into result. A result
+// that is a json.Unmarshaler (GetFullAXTreeResult) is handed raw directly:
+// raw is one valid JSON value without white space around it, checked when
+// the message was decoded (see incoming.decode), and that is what
+// json.Unmarshal would hand it after checking raw and scanning it again,
+// two passes that cost more than a hand-written decoder's one.
+func decodeResult(raw []byte, result any) error {
+	if u, ok := result.(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(raw)
+	}
+	return json.Unmarshal(raw, result)
 }
 
 // write sends one message, waiting for its turn at most until ctx is done or
@@ -347,26 +360,12 @@ func (c *Conn) readLoop() {
 	}
 }
 
-// incoming is the wire form of a reply or an event.
-type incoming struct {
-	ID        int64           `json:"id"`
-	Method    string          `json:"method"`
-	SessionID string          `json:"sessionId"`
-	Params    json.RawMessage `json:"params"`
-	Result    json.RawMessage `json:"result"`
-	Error     *struct {
-		Code    int             `json:"code"`
-		Message string          `json:"message"`
-		Data    json.RawMessage `json:"data"`
-	} `json:"error"`
-}
-
 // dispatch routes one message from the browser: a reply to its caller, an
 // event to the subscriptions of its session. Malformed messages are logged and
 // skipped.
 func (c *Conn) dispatch(msg []byte) {
 	var m incoming
-	if err := json.Unmarshal(msg, &m); err != nil {
+	if err := m.decode(msg); err != nil {
 		c.log.Debug("cdp: skipping malformed message", "err", err, c.content(msg))
 		return
 	}
@@ -375,7 +374,7 @@ func (c *Conn) dispatch(msg []byte) {
 		c.deliver(&m)
 	case m.Method != "" && m.ID == 0:
 		if m.Method == TargetDetachedFromTarget.Method {
-			c.detached(m.Params)
+			c.detached(json.RawMessage(m.Params))
 		}
 		c.fanout.Lock()
 		c.mu.Lock()
@@ -384,7 +383,7 @@ func (c *Conn) dispatch(msg []byte) {
 			subs = append(slices.Clip(subs), all...)
 		}
 		c.mu.Unlock()
-		ev := RawEvent{SessionID: m.SessionID, Method: m.Method, Params: m.Params}
+		ev := RawEvent{SessionID: m.SessionID, Method: m.Method, Params: json.RawMessage(m.Params)}
 		for _, s := range subs {
 			if s.wants(m.Method) {
 				s.push(ev)
@@ -414,7 +413,7 @@ func (c *Conn) deliver(m *incoming) {
 		p.reply <- reply{err: pe}
 		return
 	}
-	p.reply <- reply{result: m.Result}
+	p.reply <- reply{result: json.RawMessage(m.Result)}
 }
 
 // detached fails the pending calls of a session the browser has detached

@@ -38,6 +38,7 @@ import (
 // Transport moves whole CDP messages (one JSON object each) in both directions.
 type Transport interface {
 	// Read blocks until the next whole message arrives. After Close, or when the peer goes away, it returns an error.
+	// The message is the caller's for good: Conn keeps slices of it, so Read must not reuse its bytes.
 	Read() ([]byte, error)
 	// Write sends one whole message. Conn serializes calls to Write; ctx bounds the write.
 	Write(ctx context.Context, msg []byte) error
