@@ -34,25 +34,31 @@ import (
 // passwordMask replaces the value of password inputs, whatever its length.
 const passwordMask = "••••"
 
-// item is one accessibility node while building.
+// item is one accessibility node while building. A big page has tens of
+// thousands, so an item holds no strings or slices of its own beyond its
+// role and name: its frame is a *Frame, and its children a range of items.
 type item struct {
-	ax       *cdp.AXNode
-	scope    string
-	world    string
-	frame    string
-	role     string
-	name     string
-	children []int32 // indexes in builder.items, same frame
-	grafts   []int32 // roots of frames hosted by this node
+	ax     *cdp.AXNode
+	f      *Frame // the frame of ax, whose Scope, World and ID its Key has
+	role   string
+	name   string
+	grafts []int32 // roots of frames hosted by this node
+	// The children are items[first:first+n] (same frame): frame() adds
+	// the children of a node one after the other.
+	first, n int32
 
 	focusable, richlyEditable, editable, hidden bool
 	busy, modal, hasErrormessage, hasDetails    bool
-	live, roledescription                       string
+	live                                        bool // a live region, other than "off"
+	roledescription                             bool // has a roledescription
 	password                                    bool // a password input, or inside one
 
 	focusableChild int8 // hasFocusableChild cache: 0 unknown, 1 no, 2 yes
 	keep           bool
 }
+
+// end returns the index after it's last child.
+func (it *item) end() int32 { return it.first + it.n }
 
 // builder holds the state of one Take.
 type builder struct {
@@ -139,44 +145,33 @@ func (b *builder) frame(f *Frame) int32 {
 
 	base := int32(len(b.items))
 	placed := make([]bool, len(f.Nodes))
-	// local index -> item index, for nodes placed in the tree
-	itemOf := make([]int32, len(f.Nodes))
 
 	// Depth-first over childIds from the first node, each node placed once.
-	type visit struct {
-		local    int32
-		password bool // inside a password input
-	}
-	rootItem := b.newItem(f, &f.Nodes[0], b.roleOf(&f.Nodes[0]), false)
+	rootItem := b.newItem(f, 0, b.roleOf(&f.Nodes[0]), false)
 	placed[0] = true
-	itemOf[0] = rootItem
-	stack := []visit{{0, b.items[rootItem].password}}
+	stack := []int32{rootItem}
 	for len(stack) > 0 {
-		v := stack[len(stack)-1]
+		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		it := itemOf[v.local]
-		ax := &f.Nodes[v.local]
-		var kids, locals []int32
+		ax, password := b.items[it].ax, b.items[it].password
+		first := int32(len(b.items))
 		for _, cid := range ax.ChildIDs {
 			ci, ok := byID[cid]
 			if !ok || placed[ci] {
 				continue
 			}
-			child := &f.Nodes[ci]
-			role := b.roleOf(child)
+			role := b.roleOf(&f.Nodes[ci])
 			if role == "InlineTextBox" {
 				continue
 			}
 			placed[ci] = true
-			ni := b.newItem(f, child, role, v.password)
-			itemOf[ci] = ni
-			kids = append(kids, ni)
-			locals = append(locals, ci)
+			b.newItem(f, ci, role, password)
 		}
-		b.items[it].children = kids
+		end := int32(len(b.items))
+		b.items[it].first, b.items[it].n = first, end-first
 		// Push in reverse so that children are visited in order.
-		for i := len(kids) - 1; i >= 0; i-- {
-			stack = append(stack, visit{locals[i], b.items[kids[i]].password})
+		for c := end - 1; c >= first; c-- {
+			stack = append(stack, c)
 		}
 	}
 	if owned == nil {
@@ -199,9 +194,10 @@ func (b *builder) frame(f *Frame) int32 {
 	return rootItem
 }
 
-// newItem adds an item for ax, a node of f with the given role.
-func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool) int32 {
-	it := item{ax: ax, scope: f.Scope, world: f.World, frame: f.ID, role: role, name: accessibleName(role, str(ax.Name))}
+// newItem adds an item for f.Nodes[local], with the given role.
+func (b *builder) newItem(f *Frame, local int32, role string, inPassword bool) int32 {
+	ax := &f.Nodes[local]
+	it := item{ax: ax, f: f, role: role, name: accessibleName(role, str(ax.Name))}
 	for i := range ax.Properties {
 		p := &ax.Properties[i]
 		switch p.Name {
@@ -215,11 +211,12 @@ func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool
 		case "busy":
 			it.busy = truthy(&p.Value)
 		case "live":
-			it.live = str(&p.Value)
+			live := str(&p.Value)
+			it.live = live != "" && live != "off"
 		case "modal":
 			it.modal = truthy(&p.Value)
 		case "roledescription":
-			it.roledescription = str(&p.Value)
+			it.roledescription = str(&p.Value) != ""
 		case "errormessage":
 			it.hasErrormessage = true
 		case "details":
@@ -322,7 +319,7 @@ func truthy(v *cdp.AXValue) bool {
 // isLeaf is Puppeteer's AXNode.isLeafNode.
 func (b *builder) isLeaf(i int32) bool {
 	it := &b.items[i]
-	if len(it.children) == 0 {
+	if it.n == 0 {
 		return true
 	}
 	if it.isPlainTextField() || isTextOnly(it.role) {
@@ -363,7 +360,7 @@ func (b *builder) hasFocusableChild(i int32) bool {
 		return true
 	}
 	found := false
-	for _, c := range b.items[i].children {
+	for c := b.items[i].first; c < b.items[i].end(); c++ {
 		if b.items[c].focusable || b.hasFocusableChild(c) {
 			found = true
 			break
@@ -429,8 +426,8 @@ func (b *builder) isInteresting(i int32, insideControl bool) bool {
 	if isLandmark(it.role) {
 		return true
 	}
-	if it.focusable || it.richlyEditable || it.busy || (it.live != "" && it.live != "off") ||
-		it.modal || it.hasErrormessage || it.hasDetails || it.roledescription != "" {
+	if it.focusable || it.richlyEditable || it.busy || it.live ||
+		it.modal || it.hasErrormessage || it.hasDetails || it.roledescription {
 		return true
 	}
 	if isControl(it.role) || isWidgetItem(it.role, it.ax) {
@@ -464,7 +461,7 @@ func (b *builder) collect(i int32, insideControl bool) {
 			continue
 		}
 		inside := v.insideControl || isControl(it.role)
-		for _, c := range it.children {
+		for c := it.first; c < it.end(); c++ {
 			stack = append(stack, visit{c, inside})
 		}
 	}
@@ -475,7 +472,7 @@ func (b *builder) collect(i int32, insideControl bool) {
 func (b *builder) serialize(i int32, dst []*Node) []*Node {
 	it := &b.items[i]
 	if !b.verbose && !it.keep {
-		for _, c := range it.children {
+		for c := it.first; c < it.end(); c++ {
 			dst = b.serialize(c, dst)
 		}
 		for _, g := range it.grafts {
@@ -485,7 +482,7 @@ func (b *builder) serialize(i int32, dst []*Node) []*Node {
 	}
 	n := b.node(it)
 	var kids []*Node
-	for _, c := range it.children {
+	for c := it.first; c < it.end(); c++ {
 		kids = b.serialize(c, kids)
 	}
 	for _, g := range it.grafts {
@@ -557,10 +554,10 @@ func (b *builder) node(it *item) *Node {
 	b.slab = append(b.slab, Node{Role: it.role, Name: it.name})
 	n := &b.slab[len(b.slab)-1]
 	ax := it.ax
-	n.Key = Key{Scope: it.scope, BackendNodeID: ax.BackendDOMNodeID, World: it.world, Frame: it.frame}
+	n.Key = Key{Scope: it.f.Scope, BackendNodeID: ax.BackendDOMNodeID, World: it.f.World, Frame: it.f.ID}
 	ident := n.Key
 	if ax.BackendDOMNodeID <= 0 || b.used[ident] {
-		ident = Key{Scope: it.scope, BackendNodeID: syntheticID(ax.NodeID), World: it.world, Frame: it.frame}
+		ident = Key{Scope: it.f.Scope, BackendNodeID: syntheticID(ax.NodeID), World: it.f.World, Frame: it.f.ID}
 		for b.used[ident] {
 			ident.BackendNodeID--
 		}
