@@ -125,13 +125,7 @@ func (b *builder) frame(f *Frame) int32 {
 	}
 	b.frames[f] = true
 
-	byID := make(map[string]int32, len(f.Nodes))
-	for i := range f.Nodes {
-		id := f.Nodes[i].NodeID
-		if _, dup := byID[id]; !dup {
-			byID[id] = int32(i)
-		}
-	}
+	byID := newNodeIndex(f.Nodes)
 	// Child frames by owner element.
 	var owned map[int][]*Frame
 	for _, c := range f.Children {
@@ -156,7 +150,7 @@ func (b *builder) frame(f *Frame) int32 {
 		ax, password := b.items[it].ax, b.items[it].password
 		first := int32(len(b.items))
 		for _, cid := range ax.ChildIDs {
-			ci, ok := byID[cid]
+			ci, ok := byID.find(cid)
 			if !ok || placed[ci] {
 				continue
 			}
