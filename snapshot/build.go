@@ -62,21 +62,22 @@ func (it *item) end() int32 { return it.first + it.n }
 
 // builder holds the state of one Take.
 type builder struct {
-	items   []item
-	verbose bool
-	frames  map[*Frame]bool // frames already built, against cycles
-	used    map[Key]bool    // identity keys handed out in this snapshot
-	count   int
-	roles   map[string]string // interned roles, by raw JSON value
-	kv      []kv              // scratch for props
-	slab    []Node            // Nodes are allocated from here, in chunks
+	items    []item
+	verbose  bool
+	frames   map[*Frame]bool // frames already built, against cycles
+	used     map[Key]bool    // identity keys handed out in this snapshot
+	count    int
+	roles    map[string]string // interned roles, by raw JSON value
+	kv       []kv              // scratch for props
+	slab     []Node            // Nodes are allocated from here, in chunks
+	propSlab []Prop            // and their Props
 }
 
 // kv is a property while props sorts them.
 type kv struct {
-	name  string
-	s     string
-	truth bool
+	name string
+	kind propKind
+	v    *cdp.AXValue
 }
 
 // build returns the unnumbered node tree of root, or nil.

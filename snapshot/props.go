@@ -7,13 +7,20 @@ import (
 
 // This file turns an AX node's properties into the ones a snapshot prints.
 
-// ableOf maps the boolean properties that also print an "-able" form
-// whenever present, true or false, to that form (as the reference server).
-var ableOf = map[string]string{
-	"disabled": "disableable",
-	"expanded": "expandable",
-	"focused":  "focusable",
-	"selected": "selectable",
+// ableOf returns the "-able" form of the boolean properties that print it
+// whenever present, true or false (as the reference server), or "".
+func ableOf(name string) string {
+	switch name {
+	case "disabled":
+		return "disableable"
+	case "expanded":
+		return "expandable"
+	case "focused":
+		return "focusable"
+	case "selected":
+		return "selectable"
+	}
+	return ""
 }
 
 // alwaysSelectable tells the roles whose nodes Chromium always gives a
@@ -31,21 +38,30 @@ const (
 	kindToken
 )
 
-var kinds = map[string]propKind{
-	"value": kindString, "description": kindString, "keyshortcuts": kindString,
-	"roledescription": kindString, "valuetext": kindString, "url": kindString,
-	"disabled": kindBool, "expanded": kindBool, "focused": kindBool, "modal": kindBool,
-	"multiline": kindBool, "multiselectable": kindBool, "readonly": kindBool,
-	"required": kindBool, "selected": kindBool, "busy": kindBool, "atomic": kindBool,
-	"checked": kindTristate, "pressed": kindTristate,
-	"level": kindNumber, "valuemax": kindNumber, "valuemin": kindNumber,
-	"autocomplete": kindToken, "haspopup": kindToken, "invalid": kindToken,
-	"orientation": kindToken, "live": kindToken, "relevant": kindToken,
-	"errormessage": kindToken, "details": kindToken,
+// kindOf returns how the property called name prints, 0 for a property a
+// snapshot leaves out. A switch, as every property of every node is looked
+// up: quicker than hashing the name into a map.
+func kindOf(name string) propKind {
+	switch name {
+	case "value", "description", "keyshortcuts", "roledescription", "valuetext", "url":
+		return kindString
+	case "disabled", "expanded", "focused", "modal", "multiline", "multiselectable", "readonly",
+		"required", "selected", "busy", "atomic":
+		return kindBool
+	case "checked", "pressed":
+		return kindTristate
+	case "level", "valuemax", "valuemin":
+		return kindNumber
+	case "autocomplete", "haspopup", "invalid", "orientation", "live", "relevant", "errormessage", "details":
+		return kindToken
+	}
+	return 0
 }
 
 // props returns it's printed properties, sorted by name, each "-able" form
-// just before the property it comes from.
+// just before the property it comes from. The values are only turned into
+// strings when printed, and the Props of all nodes share a few
+// allocations.
 func (b *builder) props(it *item) []Prop {
 	ax := it.ax
 	raw := b.kv[:0]
@@ -62,26 +78,30 @@ func (b *builder) props(it *item) []Prop {
 	for i := range ax.Properties {
 		p := &ax.Properties[i]
 		name := strings.ToLower(p.Name)
-		if kinds[name] != 0 {
-			set(kv{name, str(&p.Value), truthy(&p.Value)})
+		if k := kindOf(name); k != 0 {
+			set(kv{name, k, &p.Value})
 		}
 	}
 	if ax.Value != nil {
-		set(kv{"value", str(ax.Value), truthy(ax.Value)})
+		set(kv{"value", kindString, ax.Value})
 	}
 	if ax.Description != nil {
-		set(kv{"description", str(ax.Description), truthy(ax.Description)})
+		set(kv{"description", kindString, ax.Description})
 	}
 	if len(raw) == 0 {
 		return nil
 	}
 	slices.SortFunc(raw, func(x, y kv) int { return strings.Compare(x.name, y.name) })
 
-	out := make([]Prop, 0, len(raw)+1)
+	if cap(b.propSlab)-len(b.propSlab) < len(raw) {
+		b.propSlab = make([]Prop, 0, max(512, len(raw)))
+	}
+	start := len(b.propSlab)
+	out := b.propSlab
 	for _, p := range raw {
-		switch kinds[p.name] {
+		switch p.kind {
 		case kindString, kindNumber:
-			s := p.s
+			s := str(p.v)
 			if p.name == "value" && it.password && s != "" {
 				s = passwordMask
 			}
@@ -92,23 +112,24 @@ func (b *builder) props(it *item) []Prop {
 			}
 			// The state, when true, says the "-able" form too: the
 			// reference prints both ("expandable expanded").
-			if p.truth {
+			if truthy(p.v) {
 				out = append(out, Prop{Name: p.name, Bool: true})
-			} else if able := ableOf[p.name]; able != "" && (able != "selectable" || !alwaysSelectable(it.role)) {
+			} else if able := ableOf(p.name); able != "" && (able != "selectable" || !alwaysSelectable(it.role)) {
 				out = append(out, Prop{Name: able, Bool: true})
 			}
 		case kindTristate:
-			switch p.s {
+			switch str(p.v) {
 			case "mixed":
 				out = append(out, Prop{Name: p.name, Value: "mixed"})
 			case "true":
 				out = append(out, Prop{Name: p.name, Bool: true})
 			}
 		case kindToken:
-			if p.s != "" && p.s != "false" {
-				out = append(out, Prop{Name: p.name, Value: p.s})
+			if s := str(p.v); s != "" && s != "false" {
+				out = append(out, Prop{Name: p.name, Value: s})
 			}
 		}
 	}
-	return out
+	b.propSlab = out
+	return out[start:len(out):len(out)]
 }
