@@ -46,6 +46,7 @@ type item struct {
 	// The children are items[first:first+n] (same frame): frame() adds
 	// the children of a node one after the other.
 	first, n int32
+	ctx      int32 // the number of f's Scope, World and ID (builder.context)
 
 	focusable, richlyEditable, editable, hidden bool
 	busy, modal, hasErrormessage, hasDetails    bool
@@ -64,8 +65,9 @@ func (it *item) end() int32 { return it.first + it.n }
 type builder struct {
 	items    []item
 	verbose  bool
-	frames   map[*Frame]bool // frames already built, against cycles
-	used     map[Key]bool    // identity keys handed out in this snapshot
+	frames   map[*Frame]bool    // frames already built, against cycles
+	used     map[usedKey]bool   // identities handed out in this snapshot
+	contexts map[frameKey]int32 // numbers the frames' Scope, World and ID
 	count    int
 	roles    map[string]string // interned roles, by raw JSON value
 	kv       []kv              // scratch for props
@@ -95,9 +97,36 @@ func build(root *Frame, verbose bool) (*Node, int) {
 		b.collect(top, false)
 		b.items[top].keep = true // the page itself, whatever Chromium says
 	}
-	b.used = make(map[Key]bool, len(b.items))
+	b.used = make(map[usedKey]bool, len(b.items))
 	nodes := b.serialize(top, nil)
 	return nodes[0], b.count
+}
+
+// usedKey is an identity handed out in a snapshot: a node's Key, its
+// Scope, World and Frame numbered by builder.context, which hashes quicker
+// than three strings.
+type usedKey struct {
+	ctx int32
+	id  int
+}
+
+// frameKey is what the Keys of a frame's nodes have besides their id.
+type frameKey struct{ scope, world, id string }
+
+// context returns the number of f's Scope, World and ID in this snapshot:
+// frames alike in all three (same-process iframes without an ID) share
+// one, as their nodes' Keys are alike.
+func (b *builder) context(f *Frame) int32 {
+	k := frameKey{f.Scope, f.World, f.ID}
+	if c, ok := b.contexts[k]; ok {
+		return c
+	}
+	if b.contexts == nil {
+		b.contexts = map[frameKey]int32{}
+	}
+	c := int32(len(b.contexts))
+	b.contexts[k] = c
+	return c
 }
 
 // countNodes returns how many AX nodes root's frames have, to size buffers.
@@ -125,6 +154,7 @@ func (b *builder) frame(f *Frame) int32 {
 		return -1
 	}
 	b.frames[f] = true
+	ctx := b.context(f)
 
 	byID := newNodeIndex(f.Nodes)
 	// Child frames by owner element.
@@ -142,7 +172,7 @@ func (b *builder) frame(f *Frame) int32 {
 	placed := make([]bool, len(f.Nodes))
 
 	// Depth-first over childIds from the first node, each node placed once.
-	rootItem := b.newItem(f, 0, b.roleOf(&f.Nodes[0]), false)
+	rootItem := b.newItem(f, ctx, 0, b.roleOf(&f.Nodes[0]), false)
 	placed[0] = true
 	stack := []int32{rootItem}
 	for len(stack) > 0 {
@@ -160,7 +190,7 @@ func (b *builder) frame(f *Frame) int32 {
 				continue
 			}
 			placed[ci] = true
-			b.newItem(f, ci, role, password)
+			b.newItem(f, ctx, ci, role, password)
 		}
 		end := int32(len(b.items))
 		b.items[it].first, b.items[it].n = first, end-first
@@ -189,10 +219,11 @@ func (b *builder) frame(f *Frame) int32 {
 	return rootItem
 }
 
-// newItem adds an item for f.Nodes[local], with the given role.
-func (b *builder) newItem(f *Frame, local int32, role string, inPassword bool) int32 {
+// newItem adds an item for f.Nodes[local], with the given role; ctx is
+// f's context number.
+func (b *builder) newItem(f *Frame, ctx, local int32, role string, inPassword bool) int32 {
 	ax := &f.Nodes[local]
-	it := item{ax: ax, f: f, role: role, name: accessibleName(role, str(ax.Name))}
+	it := item{ax: ax, f: f, ctx: ctx, role: role, name: accessibleName(role, str(ax.Name))}
 	for i := range ax.Properties {
 		p := &ax.Properties[i]
 		switch p.Name {
@@ -485,7 +516,7 @@ func (b *builder) serialize(i int32, dst []*Node) []*Node {
 	}
 	if !b.verbose && spellsName(n.Name, kids) {
 		for _, k := range kids {
-			delete(b.used, k.ident)
+			delete(b.used, usedKey{k.ctx, k.identID})
 		}
 		b.count -= len(kids)
 		kids = nil
@@ -550,18 +581,18 @@ func (b *builder) node(it *item) *Node {
 	n := &b.slab[len(b.slab)-1]
 	ax := it.ax
 	n.Key = Key{Scope: it.f.Scope, BackendNodeID: ax.BackendDOMNodeID, World: it.f.World, Frame: it.f.ID}
-	ident := n.Key
-	if ax.BackendDOMNodeID <= 0 || b.used[ident] {
-		ident = Key{Scope: it.f.Scope, BackendNodeID: syntheticID(ax.NodeID), World: it.f.World, Frame: it.f.ID}
-		for b.used[ident] {
-			ident.BackendNodeID--
+	id := ax.BackendDOMNodeID
+	if id <= 0 || b.used[usedKey{it.ctx, id}] {
+		id = syntheticID(ax.NodeID)
+		for b.used[usedKey{it.ctx, id}] {
+			id--
 		}
 		if ax.BackendDOMNodeID <= 0 {
-			n.Key = ident
+			n.Key.BackendNodeID = id
 		}
 	}
-	b.used[ident] = true
-	n.ident = ident
+	b.used[usedKey{it.ctx, id}] = true
+	n.identID, n.ctx = id, it.ctx
 	n.Props = b.props(it)
 	if it.password && n.Name != "" && it.role != "textbox" {
 		// The text inside a password input.

@@ -56,7 +56,7 @@ func (t *Tracker) Take(root *Frame, verbose bool) *Snapshot {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		n.UID = t.uidLocked(n.ident, n.Key)
+		n.UID = t.uidLocked(n.identity(), n.Key)
 		for i := len(n.Children) - 1; i >= 0; i-- {
 			stack = append(stack, n.Children[i])
 		}
