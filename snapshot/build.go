@@ -66,7 +66,7 @@ type builder struct {
 	items    []item
 	verbose  bool
 	frames   map[*Frame]bool    // frames already built, against cycles
-	used     map[usedKey]bool   // identities handed out in this snapshot
+	used     usedSet            // identities handed out in this snapshot
 	contexts map[frameKey]int32 // numbers the frames' Scope, World and ID
 	count    int
 	roles    map[string]string // interned roles, by raw JSON value
@@ -97,7 +97,7 @@ func build(root *Frame, verbose bool) (*Node, int) {
 		b.collect(top, false)
 		b.items[top].keep = true // the page itself, whatever Chromium says
 	}
-	b.used = make(map[usedKey]bool, len(b.items))
+	b.used = newUsedSet(len(b.items))
 	nodes := b.serialize(top, nil)
 	return nodes[0], b.count
 }
@@ -516,7 +516,7 @@ func (b *builder) serialize(i int32, dst []*Node) []*Node {
 	}
 	if !b.verbose && spellsName(n.Name, kids) {
 		for _, k := range kids {
-			delete(b.used, usedKey{k.ctx, k.identID})
+			b.used.remove(usedKey{k.ctx, k.identID})
 		}
 		b.count -= len(kids)
 		kids = nil
@@ -582,16 +582,16 @@ func (b *builder) node(it *item) *Node {
 	ax := it.ax
 	n.Key = Key{Scope: it.f.Scope, BackendNodeID: ax.BackendDOMNodeID, World: it.f.World, Frame: it.f.ID}
 	id := ax.BackendDOMNodeID
-	if id <= 0 || b.used[usedKey{it.ctx, id}] {
+	if id <= 0 || b.used.has(usedKey{it.ctx, id}) {
 		id = syntheticID(ax.NodeID)
-		for b.used[usedKey{it.ctx, id}] {
+		for b.used.has(usedKey{it.ctx, id}) {
 			id--
 		}
 		if ax.BackendDOMNodeID <= 0 {
 			n.Key.BackendNodeID = id
 		}
 	}
-	b.used[usedKey{it.ctx, id}] = true
+	b.used.add(usedKey{it.ctx, id})
 	n.identID, n.ctx = id, it.ctx
 	n.Props = b.props(it)
 	if it.password && n.Name != "" && it.role != "textbox" {
