@@ -3,7 +3,6 @@ package snapshot
 import (
 	"bytes"
 	"hash/fnv"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -35,43 +34,52 @@ import (
 // passwordMask replaces the value of password inputs, whatever its length.
 const passwordMask = "••••"
 
-// item is one accessibility node while building.
+// item is one accessibility node while building. A big page has tens of
+// thousands, so an item holds no strings or slices of its own beyond its
+// role and name: its frame is a *Frame, and its children a range of items.
 type item struct {
-	ax       *cdp.AXNode
-	scope    string
-	world    string
-	frame    string
-	role     string
-	name     string
-	children []int32 // indexes in builder.items, same frame
-	grafts   []int32 // roots of frames hosted by this node
+	ax     *cdp.AXNode
+	f      *Frame // the frame of ax, whose Scope, World and ID its Key has
+	role   string
+	name   string
+	grafts []int32 // roots of frames hosted by this node
+	// The children are items[first:first+n] (same frame): frame() adds
+	// the children of a node one after the other.
+	first, n int32
+	ctx      int32 // the number of f's Scope, World and ID (builder.context)
 
 	focusable, richlyEditable, editable, hidden bool
 	busy, modal, hasErrormessage, hasDetails    bool
-	live, roledescription                       string
+	live                                        bool // a live region, other than "off"
+	roledescription                             bool // has a roledescription
 	password                                    bool // a password input, or inside one
 
 	focusableChild int8 // hasFocusableChild cache: 0 unknown, 1 no, 2 yes
 	keep           bool
 }
 
+// end returns the index after it's last child.
+func (it *item) end() int32 { return it.first + it.n }
+
 // builder holds the state of one Take.
 type builder struct {
-	items   []item
-	verbose bool
-	frames  map[*Frame]bool // frames already built, against cycles
-	used    map[Key]bool    // identity keys handed out in this snapshot
-	count   int
-	roles   map[string]string // interned roles, by raw JSON value
-	kv      []kv              // scratch for props
-	slab    []Node            // Nodes are allocated from here, in chunks
+	items    []item
+	verbose  bool
+	frames   map[*Frame]bool    // frames already built, against cycles
+	used     usedSet            // identities handed out in this snapshot
+	contexts map[frameKey]int32 // numbers the frames' Scope, World and ID
+	count    int
+	roles    map[string]string // interned roles, by raw JSON value
+	kv       []kv              // scratch for props
+	slab     []Node            // Nodes are allocated from here, in chunks
+	propSlab []Prop            // and their Props
 }
 
 // kv is a property while props sorts them.
 type kv struct {
-	name  string
-	s     string
-	truth bool
+	name string
+	kind propKind
+	v    *cdp.AXValue
 }
 
 // build returns the unnumbered node tree of root, or nil.
@@ -89,9 +97,36 @@ func build(root *Frame, verbose bool) (*Node, int) {
 		b.collect(top, false)
 		b.items[top].keep = true // the page itself, whatever Chromium says
 	}
-	b.used = make(map[Key]bool, len(b.items))
+	b.used = newUsedSet(len(b.items))
 	nodes := b.serialize(top, nil)
 	return nodes[0], b.count
+}
+
+// usedKey is an identity handed out in a snapshot: a node's Key, its
+// Scope, World and Frame numbered by builder.context, which hashes quicker
+// than three strings.
+type usedKey struct {
+	ctx int32
+	id  int
+}
+
+// frameKey is what the Keys of a frame's nodes have besides their id.
+type frameKey struct{ scope, world, id string }
+
+// context returns the number of f's Scope, World and ID in this snapshot:
+// frames alike in all three (same-process iframes without an ID) share
+// one, as their nodes' Keys are alike.
+func (b *builder) context(f *Frame) int32 {
+	k := frameKey{f.Scope, f.World, f.ID}
+	if c, ok := b.contexts[k]; ok {
+		return c
+	}
+	if b.contexts == nil {
+		b.contexts = map[frameKey]int32{}
+	}
+	c := int32(len(b.contexts))
+	b.contexts[k] = c
+	return c
 }
 
 // countNodes returns how many AX nodes root's frames have, to size buffers.
@@ -119,14 +154,9 @@ func (b *builder) frame(f *Frame) int32 {
 		return -1
 	}
 	b.frames[f] = true
+	ctx := b.context(f)
 
-	byID := make(map[string]int32, len(f.Nodes))
-	for i := range f.Nodes {
-		id := f.Nodes[i].NodeID
-		if _, dup := byID[id]; !dup {
-			byID[id] = int32(i)
-		}
-	}
+	byID := newNodeIndex(f.Nodes)
 	// Child frames by owner element.
 	var owned map[int][]*Frame
 	for _, c := range f.Children {
@@ -140,44 +170,33 @@ func (b *builder) frame(f *Frame) int32 {
 
 	base := int32(len(b.items))
 	placed := make([]bool, len(f.Nodes))
-	// local index -> item index, for nodes placed in the tree
-	itemOf := make([]int32, len(f.Nodes))
 
 	// Depth-first over childIds from the first node, each node placed once.
-	type visit struct {
-		local    int32
-		password bool // inside a password input
-	}
-	rootItem := b.newItem(f, &f.Nodes[0], b.roleOf(&f.Nodes[0]), false)
+	rootItem := b.newItem(f, ctx, 0, b.roleOf(&f.Nodes[0]), false)
 	placed[0] = true
-	itemOf[0] = rootItem
-	stack := []visit{{0, b.items[rootItem].password}}
+	stack := []int32{rootItem}
 	for len(stack) > 0 {
-		v := stack[len(stack)-1]
+		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		it := itemOf[v.local]
-		ax := &f.Nodes[v.local]
-		var kids, locals []int32
+		ax, password := b.items[it].ax, b.items[it].password
+		first := int32(len(b.items))
 		for _, cid := range ax.ChildIDs {
-			ci, ok := byID[cid]
+			ci, ok := byID.find(cid)
 			if !ok || placed[ci] {
 				continue
 			}
-			child := &f.Nodes[ci]
-			role := b.roleOf(child)
+			role := b.roleOf(&f.Nodes[ci])
 			if role == "InlineTextBox" {
 				continue
 			}
 			placed[ci] = true
-			ni := b.newItem(f, child, role, v.password)
-			itemOf[ci] = ni
-			kids = append(kids, ni)
-			locals = append(locals, ci)
+			b.newItem(f, ctx, ci, role, password)
 		}
-		b.items[it].children = kids
+		end := int32(len(b.items))
+		b.items[it].first, b.items[it].n = first, end-first
 		// Push in reverse so that children are visited in order.
-		for i := len(kids) - 1; i >= 0; i-- {
-			stack = append(stack, visit{locals[i], b.items[kids[i]].password})
+		for c := end - 1; c >= first; c-- {
+			stack = append(stack, c)
 		}
 	}
 	if owned == nil {
@@ -200,9 +219,11 @@ func (b *builder) frame(f *Frame) int32 {
 	return rootItem
 }
 
-// newItem adds an item for ax, a node of f with the given role.
-func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool) int32 {
-	it := item{ax: ax, scope: f.Scope, world: f.World, frame: f.ID, role: role, name: accessibleName(role, str(ax.Name))}
+// newItem adds an item for f.Nodes[local], with the given role; ctx is
+// f's context number.
+func (b *builder) newItem(f *Frame, ctx, local int32, role string, inPassword bool) int32 {
+	ax := &f.Nodes[local]
+	it := item{ax: ax, f: f, ctx: ctx, role: role, name: accessibleName(role, str(ax.Name))}
 	for i := range ax.Properties {
 		p := &ax.Properties[i]
 		switch p.Name {
@@ -216,11 +237,12 @@ func (b *builder) newItem(f *Frame, ax *cdp.AXNode, role string, inPassword bool
 		case "busy":
 			it.busy = truthy(&p.Value)
 		case "live":
-			it.live = str(&p.Value)
+			live := str(&p.Value)
+			it.live = live != "" && live != "off"
 		case "modal":
 			it.modal = truthy(&p.Value)
 		case "roledescription":
-			it.roledescription = str(&p.Value)
+			it.roledescription = str(&p.Value) != ""
 		case "errormessage":
 			it.hasErrormessage = true
 		case "details":
@@ -323,7 +345,7 @@ func truthy(v *cdp.AXValue) bool {
 // isLeaf is Puppeteer's AXNode.isLeafNode.
 func (b *builder) isLeaf(i int32) bool {
 	it := &b.items[i]
-	if len(it.children) == 0 {
+	if it.n == 0 {
 		return true
 	}
 	if it.isPlainTextField() || isTextOnly(it.role) {
@@ -364,7 +386,7 @@ func (b *builder) hasFocusableChild(i int32) bool {
 		return true
 	}
 	found := false
-	for _, c := range b.items[i].children {
+	for c := b.items[i].first; c < b.items[i].end(); c++ {
 		if b.items[c].focusable || b.hasFocusableChild(c) {
 			found = true
 			break
@@ -430,8 +452,8 @@ func (b *builder) isInteresting(i int32, insideControl bool) bool {
 	if isLandmark(it.role) {
 		return true
 	}
-	if it.focusable || it.richlyEditable || it.busy || (it.live != "" && it.live != "off") ||
-		it.modal || it.hasErrormessage || it.hasDetails || it.roledescription != "" {
+	if it.focusable || it.richlyEditable || it.busy || it.live ||
+		it.modal || it.hasErrormessage || it.hasDetails || it.roledescription {
 		return true
 	}
 	if isControl(it.role) || isWidgetItem(it.role, it.ax) {
@@ -465,7 +487,7 @@ func (b *builder) collect(i int32, insideControl bool) {
 			continue
 		}
 		inside := v.insideControl || isControl(it.role)
-		for _, c := range it.children {
+		for c := it.first; c < it.end(); c++ {
 			stack = append(stack, visit{c, inside})
 		}
 	}
@@ -476,7 +498,7 @@ func (b *builder) collect(i int32, insideControl bool) {
 func (b *builder) serialize(i int32, dst []*Node) []*Node {
 	it := &b.items[i]
 	if !b.verbose && !it.keep {
-		for _, c := range it.children {
+		for c := it.first; c < it.end(); c++ {
 			dst = b.serialize(c, dst)
 		}
 		for _, g := range it.grafts {
@@ -486,7 +508,7 @@ func (b *builder) serialize(i int32, dst []*Node) []*Node {
 	}
 	n := b.node(it)
 	var kids []*Node
-	for _, c := range it.children {
+	for c := it.first; c < it.end(); c++ {
 		kids = b.serialize(c, kids)
 	}
 	for _, g := range it.grafts {
@@ -494,7 +516,7 @@ func (b *builder) serialize(i int32, dst []*Node) []*Node {
 	}
 	if !b.verbose && spellsName(n.Name, kids) {
 		for _, k := range kids {
-			delete(b.used, k.ident)
+			b.used.remove(usedKey{k.ctx, k.identID})
 		}
 		b.count -= len(kids)
 		kids = nil
@@ -558,19 +580,19 @@ func (b *builder) node(it *item) *Node {
 	b.slab = append(b.slab, Node{Role: it.role, Name: it.name})
 	n := &b.slab[len(b.slab)-1]
 	ax := it.ax
-	n.Key = Key{Scope: it.scope, BackendNodeID: ax.BackendDOMNodeID, World: it.world, Frame: it.frame}
-	ident := n.Key
-	if ax.BackendDOMNodeID <= 0 || b.used[ident] {
-		ident = Key{Scope: it.scope, BackendNodeID: syntheticID(ax.NodeID), World: it.world, Frame: it.frame}
-		for b.used[ident] {
-			ident.BackendNodeID--
+	n.Key = Key{Scope: it.f.Scope, BackendNodeID: ax.BackendDOMNodeID, World: it.f.World, Frame: it.f.ID}
+	id := ax.BackendDOMNodeID
+	if id <= 0 || b.used.has(usedKey{it.ctx, id}) {
+		id = syntheticID(ax.NodeID)
+		for b.used.has(usedKey{it.ctx, id}) {
+			id--
 		}
 		if ax.BackendDOMNodeID <= 0 {
-			n.Key = ident
+			n.Key.BackendNodeID = id
 		}
 	}
-	b.used[ident] = true
-	n.ident = ident
+	b.used.add(usedKey{it.ctx, id})
+	n.identID, n.ctx = id, it.ctx
 	n.Props = b.props(it)
 	if it.password && n.Name != "" && it.role != "textbox" {
 		// The text inside a password input.
@@ -589,110 +611,4 @@ func syntheticID(nodeID string) int {
 	h := fnv.New32a()
 	h.Write([]byte(nodeID))
 	return -(span + int(h.Sum32()%span))
-}
-
-// ableOf maps the boolean properties that also print an "-able" form
-// whenever present, true or false, to that form (as the reference server).
-var ableOf = map[string]string{
-	"disabled": "disableable",
-	"expanded": "expandable",
-	"focused":  "focusable",
-	"selected": "selectable",
-}
-
-// alwaysSelectable tells the roles whose nodes Chromium always gives a
-// selected state, so that "selectable" would be on every one of them.
-func alwaysSelectable(role string) bool { return role == "option" || role == "tab" }
-
-// propKind is how Puppeteer serializes each property it knows.
-type propKind uint8
-
-const (
-	kindString propKind = iota + 1
-	kindBool
-	kindTristate
-	kindNumber
-	kindToken
-)
-
-var kinds = map[string]propKind{
-	"value": kindString, "description": kindString, "keyshortcuts": kindString,
-	"roledescription": kindString, "valuetext": kindString, "url": kindString,
-	"disabled": kindBool, "expanded": kindBool, "focused": kindBool, "modal": kindBool,
-	"multiline": kindBool, "multiselectable": kindBool, "readonly": kindBool,
-	"required": kindBool, "selected": kindBool, "busy": kindBool, "atomic": kindBool,
-	"checked": kindTristate, "pressed": kindTristate,
-	"level": kindNumber, "valuemax": kindNumber, "valuemin": kindNumber,
-	"autocomplete": kindToken, "haspopup": kindToken, "invalid": kindToken,
-	"orientation": kindToken, "live": kindToken, "relevant": kindToken,
-	"errormessage": kindToken, "details": kindToken,
-}
-
-// props returns it's printed properties, sorted by name, each "-able" form
-// just before the property it comes from.
-func (b *builder) props(it *item) []Prop {
-	ax := it.ax
-	raw := b.kv[:0]
-	defer func() { b.kv = raw[:0] }()
-	set := func(e kv) {
-		for i := range raw {
-			if raw[i].name == e.name {
-				raw[i] = e
-				return
-			}
-		}
-		raw = append(raw, e)
-	}
-	for i := range ax.Properties {
-		p := &ax.Properties[i]
-		name := strings.ToLower(p.Name)
-		if kinds[name] != 0 {
-			set(kv{name, str(&p.Value), truthy(&p.Value)})
-		}
-	}
-	if ax.Value != nil {
-		set(kv{"value", str(ax.Value), truthy(ax.Value)})
-	}
-	if ax.Description != nil {
-		set(kv{"description", str(ax.Description), truthy(ax.Description)})
-	}
-	if len(raw) == 0 {
-		return nil
-	}
-	slices.SortFunc(raw, func(x, y kv) int { return strings.Compare(x.name, y.name) })
-
-	out := make([]Prop, 0, len(raw)+1)
-	for _, p := range raw {
-		switch kinds[p.name] {
-		case kindString, kindNumber:
-			s := p.s
-			if p.name == "value" && it.password && s != "" {
-				s = passwordMask
-			}
-			out = append(out, Prop{Name: p.name, Value: s})
-		case kindBool:
-			if p.name == "focused" && it.role == "RootWebArea" {
-				continue
-			}
-			// The state, when true, says the "-able" form too: the
-			// reference prints both ("expandable expanded").
-			if p.truth {
-				out = append(out, Prop{Name: p.name, Bool: true})
-			} else if able := ableOf[p.name]; able != "" && (able != "selectable" || !alwaysSelectable(it.role)) {
-				out = append(out, Prop{Name: able, Bool: true})
-			}
-		case kindTristate:
-			switch p.s {
-			case "mixed":
-				out = append(out, Prop{Name: p.name, Value: "mixed"})
-			case "true":
-				out = append(out, Prop{Name: p.name, Bool: true})
-			}
-		case kindToken:
-			if p.s != "" && p.s != "false" {
-				out = append(out, Prop{Name: p.name, Value: p.s})
-			}
-		}
-	}
-	return out
 }

@@ -148,7 +148,17 @@ type Node struct {
 	// documents come last under their <iframe> node.
 	Children []*Node
 
-	ident Key // what the uid is tracked by (Key, or a synthetic key for duplicates)
+	// The uid is tracked by Key with identID for BackendNodeID: the
+	// node's own id, or a synthetic one for a duplicate (see identity).
+	identID int
+	ctx     int32 // Scope, World and Frame numbered, while building
+}
+
+// identity returns the key the node's uid is tracked by.
+func (n *Node) identity() Key {
+	k := n.Key
+	k.BackendNodeID = n.identID
+	return k
 }
 
 // Prop is one property of a node. Bool props print as the bare name (and are

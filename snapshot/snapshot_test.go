@@ -377,7 +377,8 @@ func TestLookupErrors(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v; want %q", uid, err, want)
 		}
 	}
-	for _, uid := range []string{"9_9", "1_99", "0_0"} {
+	// Uids as uidString never writes them name nothing either.
+	for _, uid := range []string{"9_9", "1_99", "0_0", "01_4", "1_04", "00_0", "999999999999999999_999999999999999999"} {
 		_, err := tr.Lookup(uid)
 		want := fmt.Sprintf("no element with uid %q; take a new snapshot", uid)
 		if err == nil || err.Error() != want {
@@ -884,5 +885,40 @@ func TestUIDForFindsFramedNodes(t *testing.T) {
 	}
 	if k, _ := tr.Lookup(uid); k.Frame != "F" {
 		t.Fatalf("Lookup = %+v; want frame F", k)
+	}
+}
+
+// TestLookupAcrossReset checks that Lookup finds every uid issued since the
+// last Reset, and only those, also when a Reset came in the middle of a
+// snapshot's numbering (UIDFor then goes on counting).
+func TestLookupAcrossReset(t *testing.T) {
+	tr := NewTracker()
+	a := tr.UIDFor(Key{Scope: "s", BackendNodeID: 1})
+	b := tr.UIDFor(Key{Scope: "s", BackendNodeID: 2})
+	tr.Reset()
+	c := tr.UIDFor(Key{Scope: "s", BackendNodeID: 1})
+	if a != "1_0" || b != "1_1" || c != "1_2" {
+		t.Fatalf("uids %s %s %s; want 1_0 1_1 1_2", a, b, c)
+	}
+	s := tr.Take(load(t, "form.json"), false)
+	d := tr.UIDFor(Key{Scope: "s", BackendNodeID: 3})
+	for _, uid := range []string{a, b} {
+		if _, err := tr.Lookup(uid); err == nil {
+			t.Errorf("Lookup(%s) found a uid issued before Reset", uid)
+		}
+	}
+	if k, err := tr.Lookup(c); err != nil || k.BackendNodeID != 1 {
+		t.Errorf("Lookup(%s) = %v, %v", c, k, err)
+	}
+	if k, err := tr.Lookup(d); err != nil || k.BackendNodeID != 3 {
+		t.Errorf("Lookup(%s) = %v, %v", d, k, err)
+	}
+	walk(s.Root, func(n *Node) {
+		if k, err := tr.Lookup(n.UID); err != nil || k != n.Key {
+			t.Errorf("Lookup(%s) = %v, %v; want %v", n.UID, k, err, n.Key)
+		}
+	})
+	if got, want := tr.Len(), s.Count()+2; got != want {
+		t.Errorf("tracker holds %d uids; want %d", got, want)
 	}
 }

@@ -1,7 +1,10 @@
 package snapshot
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -16,16 +19,61 @@ import (
 // Memory is one entry per distinct node seen since Reset, however many
 // snapshots are taken.
 type Tracker struct {
-	mu    sync.Mutex
-	snap  int            // number of the current (latest) snapshot; 0 before the first
-	next  int            // next n for new uids in the current snapshot
-	byKey map[Key]string // identity key -> uid
-	byUID map[string]Key // uid -> DOM key, what Lookup returns
+	mu   sync.Mutex
+	snap int // number of the current (latest) snapshot; 0 before the first
+	next int // next n for new uids in the current snapshot
+	// uids are the uids issued since Reset, in the order issued, which
+	// is that of their snapshot and n: Lookup finds a uid by bisection.
+	uids  []tracked
+	byKey map[trackKey]int32 // identity -> index in uids
+	docs  docNumbers         // the documents of the identities
+}
+
+// tracked is a uid and the node it names.
+type tracked struct {
+	uid     string
+	snap, n int // the numbers uid spells
+	dom     Key // what Lookup returns
+}
+
+// trackKey is the identity of a node: its Key without Frame, Scope and
+// World numbered by docNumbers, which hashes several times quicker than a
+// Key's strings (session and frame ids of 32 characters).
+type trackKey struct {
+	doc int32
+	id  int
+}
+
+// docNumbers numbers the Scope and World pairs of the tracked keys. The
+// nodes of a snapshot come frame by frame, so the last pair is remembered
+// apart: it is most often the one asked for next.
+type docNumbers struct {
+	byPair               map[[2]string]int32
+	lastScope, lastWorld string
+	last                 int32 // the number of lastScope and lastWorld; -1 for none
+}
+
+// number returns the number of scope and world, giving them one when they
+// have none.
+func (d *docNumbers) number(scope, world string) int32 {
+	if d.last >= 0 && scope == d.lastScope && world == d.lastWorld {
+		return d.last
+	}
+	n, ok := d.byPair[[2]string{scope, world}]
+	if !ok {
+		if d.byPair == nil {
+			d.byPair = map[[2]string]int32{}
+		}
+		n = int32(len(d.byPair))
+		d.byPair[[2]string{scope, world}] = n
+	}
+	d.lastScope, d.lastWorld, d.last = scope, world, n
+	return n
 }
 
 // NewTracker returns a Tracker with no uids; its first snapshot is number 1.
 func NewTracker() *Tracker {
-	return &Tracker{byKey: map[Key]string{}, byUID: map[string]Key{}}
+	return &Tracker{byKey: map[trackKey]int32{}, docs: docNumbers{last: -1}}
 }
 
 // Take builds a snapshot of root (iframe documents grafted under their owner
@@ -48,15 +96,16 @@ func (t *Tracker) Take(root *Frame, verbose bool) *Snapshot {
 	}
 	if len(t.byKey) == 0 && count > 64 {
 		// A new document's first snapshot: every node gets a uid, into
-		// maps made at their size rather than grown step by step.
-		t.byKey, t.byUID = make(map[Key]string, count), make(map[string]Key, count)
+		// a map and a slice made at their size rather than grown step
+		// by step.
+		t.byKey, t.uids = make(map[trackKey]int32, count), make([]tracked, 0, count)
 	}
 	// Number in the order the nodes are printed.
 	stack := []*Node{top}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		n.UID = t.uidLocked(n.ident, n.Key)
+		n.UID = t.uidLocked(n.identity(), n.Key)
 		for i := len(n.Children) - 1; i >= 0; i-- {
 			stack = append(stack, n.Children[i])
 		}
@@ -67,32 +116,50 @@ func (t *Tracker) Take(root *Frame, verbose bool) *Snapshot {
 // uidLocked returns the uid of the node tracked by ident, issuing one in the
 // current snapshot if it has none; dom is what Lookup will return for it.
 func (t *Tracker) uidLocked(ident, dom Key) string {
-	// A node's frame is not part of its identity: keys made for elements
-	// that scripts return do not know it. Lookup gets it once a snapshot
-	// has seen the node.
-	ident.Frame = ""
-	if uid, ok := t.byKey[ident]; ok {
-		k := t.byUID[uid]
+	// A node's frame is not part of its identity (trackKey has none):
+	// keys made for elements that scripts return do not know it. Lookup
+	// gets it once a snapshot has seen the node.
+	key := trackKey{t.docs.number(ident.Scope, ident.World), ident.BackendNodeID}
+	if i, ok := t.byKey[key]; ok {
+		u := &t.uids[i]
 		switch {
-		case !sameNode(k, dom):
+		case !sameNode(u.dom, dom):
 			// A synthetic identity (a node without a DOM node of its own,
 			// or a second node for one DOM node) now stands for another
 			// DOM key: the uid names what the latest snapshot shows.
-			t.byUID[uid] = dom
-		case k.Frame == "" && dom.Frame != "":
-			k.Frame = dom.Frame
-			t.byUID[uid] = k
+			u.dom = dom
+		case u.dom.Frame == "" && dom.Frame != "":
+			u.dom.Frame = dom.Frame
 		}
-		return uid
+		return u.uid
 	}
 	if t.snap == 0 {
 		t.snap = 1 // UIDFor before the first Take opens snapshot 1
 	}
 	uid := uidString(t.snap, t.next)
+	t.byKey[key] = int32(len(t.uids))
+	t.uids = append(t.uids, tracked{uid: uid, snap: t.snap, n: t.next, dom: dom})
 	t.next++
-	t.byKey[ident] = uid
-	t.byUID[uid] = dom
 	return uid
+}
+
+// findLocked returns the node uid names, when it was issued since Reset.
+// uid is "<snap>_<n>", written as uidString writes it: a uid with a
+// leading zero was never issued.
+func (t *Tracker) findLocked(uid string) (Key, bool) {
+	at := strings.IndexByte(uid, '_')
+	snap, neg1, ok1 := decimalID(uid[:max(at, 0)])
+	n, neg2, ok2 := decimalID(uid[at+1:])
+	if at < 0 || !ok1 || !ok2 || neg1 || neg2 {
+		return Key{}, false
+	}
+	i, found := slices.BinarySearchFunc(t.uids, [2]int{snap, n}, func(u tracked, want [2]int) int {
+		return cmp.Or(cmp.Compare(u.snap, want[0]), cmp.Compare(u.n, want[1]))
+	})
+	if !found {
+		return Key{}, false
+	}
+	return t.uids[i].dom, true
 }
 
 // sameNode tells whether a and b are one DOM node, frame aside.
@@ -108,7 +175,7 @@ func (t *Tracker) Lookup(uid string) (Key, error) {
 		return Key{}, fmt.Errorf("uid %q is not a snapshot uid like 1_5; take a snapshot and use a uid from it", uid)
 	}
 	t.mu.Lock()
-	k, ok := t.byUID[uid]
+	k, ok := t.findLocked(uid)
 	t.mu.Unlock()
 	if !ok {
 		return Key{}, fmt.Errorf("no element with uid %q; take a new snapshot", uid)
@@ -131,8 +198,9 @@ func (t *Tracker) UIDFor(k Key) string {
 func (t *Tracker) Reset() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.byKey = map[Key]string{}
-	t.byUID = map[string]Key{}
+	t.byKey = map[trackKey]int32{}
+	t.uids = nil
+	t.docs = docNumbers{last: -1}
 }
 
 // Len returns how many uids the tracker holds (one per node seen since the
@@ -140,7 +208,7 @@ func (t *Tracker) Reset() {
 func (t *Tracker) Len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return len(t.byUID)
+	return len(t.uids)
 }
 
 // validUID tells whether uid looks like "<digits>_<digits>".
