@@ -193,38 +193,49 @@ func (m *Manager) start(ctx context.Context) (*Browser, error) {
 		b.conn, b.proc = conn, proc
 		m.log.InfoContext(ctx, "launched Chrome", "pid", proc.Pid())
 	}
+	if err := b.ready(ctx); err != nil {
+		b.shutdown(ctx)
+		return nil, err
+	}
+	return b, nil
+}
+
+// ready readies a browser just connected to: learns its version, refuses
+// downloads in one the server launched (or a WebDriver session), installs the
+// URL filter, and tracks its pages, returning once the page list is complete.
+func (b *Browser) ready(ctx context.Context) (err error) {
 	b.learnVersion(ctx)
+	// Downloads are refused in the same burst as the commands below, and
+	// before any of them takes effect (Chrome handles the browser's commands
+	// in turn): one round trip less at start-up.
 	if b.proc != nil || b.wd != nil {
-		if err := b.denyDownloads(ctx, ""); err != nil {
-			b.shutdown(ctx)
-			return nil, err
-		}
+		denied := cdp.BrowserSetDownloadBehavior.Send(ctx, b.rootSession(), cdp.SetDownloadBehaviorParams{Behavior: "deny"})
+		defer func() {
+			if _, werr := denied.Wait(ctx); werr != nil && err == nil {
+				err = fmt.Errorf("refuse downloads: %w", werr)
+			}
+		}()
 	}
 	b.targets = b.conn.SubscribeFunc("", b.onEvent, targetEvents...)
-	if b.filter = newURLFilter(m.opts.BlockedURLPatterns, m.opts.AllowedURLPatterns); b.filter != nil {
-		b.filter.speculation = b.proc == nil && m.opts.Dial == nil
+	opts := b.m.opts
+	if b.filter = newURLFilter(opts.BlockedURLPatterns, opts.AllowedURLPatterns); b.filter != nil {
+		b.filter.speculation = b.proc == nil && opts.Dial == nil
 		if err := b.filter.install(ctx, b); err != nil {
-			b.shutdown(ctx)
-			return nil, err
+			return err
 		}
 	}
 	// Chrome reports every existing target before it answers, so the page
 	// list is complete once those events are handled.
 	if err := cdp.TargetSetDiscoverTargets.Do(ctx, b.rootSession(), cdp.SetDiscoverTargetsParams{Discover: true}); err != nil {
-		b.shutdown(ctx)
-		return nil, fmt.Errorf("track pages: %w", err)
+		return fmt.Errorf("track pages: %w", err)
 	}
 	if err := b.targets.Sync(ctx); err != nil {
-		b.shutdown(ctx)
-		return nil, fmt.Errorf("track pages: %w", err)
+		return fmt.Errorf("track pages: %w", err)
 	}
-	if b.filter != nil && !m.opts.AllowWebSockets {
-		if err := b.filter.guardSockets(ctx, b); err != nil {
-			b.shutdown(ctx)
-			return nil, err
-		}
+	if b.filter != nil && !opts.AllowWebSockets {
+		return b.filter.guardSockets(ctx, b)
 	}
-	return b, nil
+	return nil
 }
 
 // Close closes a launched browser (and removes an isolated profile) or

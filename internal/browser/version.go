@@ -77,13 +77,21 @@ func (b *Browser) Version() Version {
 
 // learnVersion asks the browser its version. A browser that does not answer
 // is used anyway: the version only feeds warnings and explanations.
+// A browser the server launched said it at start-up, and is not asked again.
 func (b *Browser) learnVersion(ctx context.Context) {
-	v, err := cdp.BrowserGetVersion.Call(ctx, b.rootSession())
-	if err != nil {
-		b.log.Debug("Chrome did not say its version", "err", err)
-		return
+	product := ""
+	if b.proc != nil {
+		product = b.proc.Version.Product
 	}
-	b.facts.version = parseVersion(v.Product)
+	if product == "" {
+		v, err := cdp.BrowserGetVersion.Call(ctx, b.rootSession())
+		if err != nil {
+			b.log.Debug("Chrome did not say its version", "err", err)
+			return
+		}
+		product = v.Product
+	}
+	b.facts.version = parseVersion(product)
 	if w := b.VersionWarning(); w != "" {
 		b.log.Warn(w)
 	}

@@ -266,6 +266,10 @@ type Process struct {
 	stderr     *TailBuffer
 	removeDir  string // temporary profile, removed after exit
 	removeOnce sync.Once
+
+	// Version is what Chrome answered Browser.getVersion with at start-up,
+	// the answer Launch waits for: kept, so that it is not asked twice.
+	Version cdp.BrowserVersion
 }
 
 // Launch starts Chrome with a CDP pipe and returns the connection (made
@@ -348,7 +352,11 @@ func Launch(ctx context.Context, opts LaunchOptions, log *slog.Logger, cdpOpts .
 	startCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	errc := make(chan error, 1)
-	go func() { errc <- cdp.BrowserGetVersion.Do(startCtx, conn.Session("")) }()
+	go func() {
+		var err error
+		p.Version, err = cdp.BrowserGetVersion.Call(startCtx, conn.Session(""))
+		errc <- err
+	}()
 	select {
 	case err = <-errc:
 	case <-p.exited:
