@@ -6,12 +6,13 @@
 #   REF=/path/to/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js ./bench.sh
 #   ROUNDS=5 BENCH_TIMES=1x REF=... ./bench.sh   # five rounds, ours and the
 #                                   # reference in turn, medians per metric
+#   BENCHES='FirstSnapshot|Input' ./bench.sh   # some benchmarks only
 #
 # The reference installs with:
 #   PUPPETEER_SKIP_DOWNLOAD=1 npm install chrome-devtools-mcp@1.11.0
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
-benches='Startup|FirstCall|Navigation|FirstSnapshot|Snapshot3000Rows|Input|Evaluate|Screenshot|PerformanceTrace|ScenarioRSS|OwnTime'
+benches=${BENCHES:-'Startup|FirstCall|Navigation|FirstSnapshot|Snapshot3000Rows|Input|Evaluate|Screenshot|PerformanceTrace|ScenarioRSS|OwnTime'}
 times=${BENCH_TIMES:-10x}
 
 measure() { (cd e2e && go test -run '^$' -bench "^Benchmark($benches)\$" -benchtime "$times" .) 2>/dev/null | grep '^Benchmark' || true; }
