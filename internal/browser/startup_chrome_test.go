@@ -20,8 +20,8 @@ type sentMethods struct {
 }
 
 func (s *sentMethods) Enabled(context.Context, slog.Level) bool { return true }
-func (s *sentMethods) WithAttrs([]slog.Attr) slog.Handler      { return s }
-func (s *sentMethods) WithGroup(string) slog.Handler           { return s }
+func (s *sentMethods) WithAttrs([]slog.Attr) slog.Handler       { return s }
+func (s *sentMethods) WithGroup(string) slog.Handler            { return s }
 
 func (s *sentMethods) Handle(_ context.Context, r slog.Record) error {
 	if r.Message != "cdp send" {
