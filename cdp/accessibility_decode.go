@@ -74,30 +74,18 @@ func (d *axDecoder) result(data []byte) ([]AXNode, error) {
 	d.raw = make([]byte, 0, 32*n+64)
 	d.strs = make(map[string]string, n+32)
 
-	if err := d.open('{'); err != nil {
-		return nil, err
-	}
 	var seen uint
-	if !s.Accept('}') {
-		for {
-			key, err := s.Key()
-			if err != nil {
-				return nil, err
-			}
-			if string(key) != "nodes" {
-				err = d.skip(key, "nodes")
-			} else if err = d.once(&seen, 0); err == nil {
-				err = d.nodeList()
-			}
-			if err != nil {
-				return nil, err
-			}
-			if more, err := s.More('}'); err != nil {
-				return nil, err
-			} else if !more {
-				break
-			}
+	err := d.object(func(key []byte) error {
+		if string(key) != "nodes" {
+			return d.skip(key, "nodes")
 		}
+		if err := d.once(&seen, 0); err != nil {
+			return err
+		}
+		return d.nodeList()
+	})
+	if err != nil {
+		return nil, err
 	}
 	if !s.End() {
 		return nil, s.Errorf("text after the value")
@@ -115,6 +103,58 @@ func (d *axDecoder) open(c byte) error {
 		return unusual{}
 	}
 	return nil
+}
+
+// object reads an object, calling member with each key, the member's
+// value next in the input for member to read.
+func (d *axDecoder) object(member func(key []byte) error) error {
+	if err := d.open('{'); err != nil {
+		return err
+	}
+	if d.s.Accept('}') {
+		return nil
+	}
+	for {
+		key, err := d.s.Key()
+		if err != nil {
+			return err
+		}
+		if err := member(key); err != nil {
+			return err
+		}
+		if more, err := d.s.More('}'); !more {
+			return err
+		}
+	}
+}
+
+// array reads an array, calling element for each element, next in the
+// input for element to read.
+func (d *axDecoder) array(element func() error) error {
+	if err := d.open('['); err != nil {
+		return err
+	}
+	if d.s.Accept(']') {
+		return nil
+	}
+	for {
+		if err := element(); err != nil {
+			return err
+		}
+		if more, err := d.s.More(']'); !more {
+			return err
+		}
+	}
+}
+
+// grow makes room in store for one more element of the list that begins
+// at start, the list being read: when store is full, a new one holding the
+// list so far, whose start is returned; the lists handed out keep the old.
+func grow[T any](store []T, start int) ([]T, int) {
+	if len(store) < cap(store) {
+		return store, start
+	}
+	return append(make([]T, 0, max(256, 2*(len(store)-start))), store[start:]...), 0
 }
 
 // once records that the member bit of an object was read; a second time
@@ -138,94 +178,52 @@ func (d *axDecoder) skip(key []byte, known ...string) error {
 	return d.s.Skip()
 }
 
-// foldsTo reports whether the ASCII key equals k but for case.
-func foldsTo(key []byte, k string) bool {
-	if len(key) != len(k) {
-		return false
-	}
-	for i, c := range key {
-		if l := c | 0x20; c != k[i] && (l != k[i]|0x20 || l < 'a' || l > 'z') {
-			return false
-		}
-	}
-	return true
-}
-
 // nodeList reads the array of nodes.
 func (d *axDecoder) nodeList() error {
-	s := d.s
-	if err := d.open('['); err != nil {
-		return err
-	}
-	if s.Accept(']') {
-		if d.nodes == nil {
-			d.nodes = []AXNode{}
-		}
-		return nil
-	}
-	for {
+	return d.array(func() error {
 		d.nodes = append(d.nodes, AXNode{})
-		if err := d.node(&d.nodes[len(d.nodes)-1]); err != nil {
-			return err
-		}
-		if more, err := s.More(']'); !more {
-			return err
-		}
-	}
+		return d.node(&d.nodes[len(d.nodes)-1])
+	})
 }
 
 // node reads one node into n.
 func (d *axDecoder) node(n *AXNode) error {
-	s := d.s
-	if err := d.open('{'); err != nil {
-		return err
-	}
-	if s.Accept('}') {
-		return nil
-	}
 	var seen uint
-	for {
-		key, err := s.Key()
-		if err != nil {
-			return err
-		}
+	return d.object(func(key []byte) (err error) {
 		f := nodeField(key)
 		if f < 0 {
-			err = d.skip(key, "nodeId", "ignored", "role", "name", "description", "value",
+			return d.skip(key, "nodeId", "ignored", "role", "name", "description", "value",
 				"properties", "parentId", "childIds", "backendDOMNodeId", "frameId")
-		} else if err = d.once(&seen, uint(f)); err == nil {
-			switch f {
-			case 0:
-				n.NodeID, err = d.string()
-			case 1:
-				n.Ignored, err = d.bool()
-			case 2:
-				n.Role, err = d.value()
-			case 3:
-				n.Name, err = d.value()
-			case 4:
-				n.Description, err = d.value()
-			case 5:
-				n.Value, err = d.value()
-			case 6:
-				n.Properties, err = d.properties()
-			case 7:
-				n.ParentID, err = d.string()
-			case 8:
-				n.ChildIDs, err = d.childIDs()
-			case 9:
-				n.BackendDOMNodeID, err = d.int()
-			case 10:
-				n.FrameID, err = d.string()
-			}
 		}
-		if err != nil {
+		if err := d.once(&seen, uint(f)); err != nil {
 			return err
 		}
-		if more, err := s.More('}'); !more {
-			return err
+		switch f {
+		case 0:
+			n.NodeID, err = d.string()
+		case 1:
+			n.Ignored, err = d.bool()
+		case 2:
+			n.Role, err = d.value()
+		case 3:
+			n.Name, err = d.value()
+		case 4:
+			n.Description, err = d.value()
+		case 5:
+			n.Value, err = d.value()
+		case 6:
+			n.Properties, err = d.properties()
+		case 7:
+			n.ParentID, err = d.string()
+		case 8:
+			n.ChildIDs, err = d.childIDs()
+		case 9:
+			n.BackendDOMNodeID, err = d.int()
+		case 10:
+			n.FrameID, err = d.string()
 		}
-	}
+		return err
+	})
 }
 
 // nodeField numbers the fields of AXNode by their JSON key, in the order
@@ -271,19 +269,8 @@ func (d *axDecoder) value() (*AXValue, error) {
 
 // axValue reads an AXValue, {"type": ..., "value": ...}, into v.
 func (d *axDecoder) axValue(v *AXValue) error {
-	s := d.s
-	if err := d.open('{'); err != nil {
-		return err
-	}
-	if s.Accept('}') {
-		return nil
-	}
 	var seen uint
-	for {
-		key, err := s.Key()
-		if err != nil {
-			return err
-		}
+	return d.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "type":
 			if err = d.once(&seen, 0); err == nil {
@@ -296,13 +283,8 @@ func (d *axDecoder) axValue(v *AXValue) error {
 		default:
 			err = d.skip(key, "type", "value")
 		}
-		if err != nil {
-			return err
-		}
-		if more, err := s.More('}'); !more {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 // rawValue reads any value and returns its JSON text, as a json.RawMessage
@@ -322,47 +304,22 @@ func (d *axDecoder) rawValue() (json.RawMessage, error) {
 
 // properties reads a node's property list into the shared store.
 func (d *axDecoder) properties() ([]AXProperty, error) {
-	s := d.s
-	if err := d.open('['); err != nil {
+	start := len(d.props)
+	err := d.array(func() error {
+		d.props, start = grow(d.props, start)
+		d.props = append(d.props, AXProperty{})
+		return d.property(&d.props[len(d.props)-1])
+	})
+	if err != nil {
 		return nil, err
 	}
-	start := len(d.props)
-	if s.Accept(']') {
-		return []AXProperty{}, nil
-	}
-	for {
-		if len(d.props) == cap(d.props) {
-			// A new store; this node's properties so far move along.
-			d.props = append(make([]AXProperty, 0, max(256, 2*(len(d.props)-start))), d.props[start:]...)
-			start = 0
-		}
-		d.props = append(d.props, AXProperty{})
-		if err := d.property(&d.props[len(d.props)-1]); err != nil {
-			return nil, err
-		}
-		if more, err := s.More(']'); err != nil {
-			return nil, err
-		} else if !more {
-			return d.props[start:len(d.props):len(d.props)], nil
-		}
-	}
+	return d.props[start:len(d.props):len(d.props)], nil
 }
 
 // property reads one property, {"name": ..., "value": {AXValue}}, into p.
 func (d *axDecoder) property(p *AXProperty) error {
-	s := d.s
-	if err := d.open('{'); err != nil {
-		return err
-	}
-	if s.Accept('}') {
-		return nil
-	}
 	var seen uint
-	for {
-		key, err := s.Key()
-		if err != nil {
-			return err
-		}
+	return d.object(func(key []byte) (err error) {
 		switch string(key) {
 		case "name":
 			if err = d.once(&seen, 0); err == nil {
@@ -375,41 +332,26 @@ func (d *axDecoder) property(p *AXProperty) error {
 		default:
 			err = d.skip(key, "name", "value")
 		}
-		if err != nil {
-			return err
-		}
-		if more, err := s.More('}'); !more {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 // childIDs reads a node's list of child ids into the shared store.
 func (d *axDecoder) childIDs() ([]string, error) {
-	s := d.s
-	if err := d.open('['); err != nil {
-		return nil, err
-	}
 	start := len(d.kids)
-	if s.Accept(']') {
-		return []string{}, nil
-	}
-	for {
+	err := d.array(func() error {
 		id, err := d.string()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if len(d.kids) == cap(d.kids) {
-			d.kids = append(make([]string, 0, max(256, 2*(len(d.kids)-start))), d.kids[start:]...)
-			start = 0
-		}
+		d.kids, start = grow(d.kids, start)
 		d.kids = append(d.kids, id)
-		if more, err := s.More(']'); err != nil {
-			return nil, err
-		} else if !more {
-			return d.kids[start:len(d.kids):len(d.kids)], nil
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return d.kids[start:len(d.kids):len(d.kids)], nil
 }
 
 // string reads a string, returning the one copy of it that the decoder

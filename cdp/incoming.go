@@ -107,6 +107,19 @@ func plainKey(key []byte, fields ...string) bool {
 	return true
 }
 
+// foldsTo reports whether the ASCII key equals k but for case.
+func foldsTo(key []byte, k string) bool {
+	if len(key) != len(k) {
+		return false
+	}
+	for i, c := range key {
+		if l := c | 0x20; c != k[i] && (l != k[i]|0x20 || l < 'a' || l > 'z') {
+			return false
+		}
+	}
+	return true
+}
+
 // readInt64 reads a plain integer of at most 18 digits into v.
 func readInt64(s *jsonscan.Scanner, v *int64) bool {
 	if c := s.Peek(); c != '-' && (c < '0' || c > '9') {
